@@ -1,0 +1,46 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Dispatcher } from 'undici';
+import type { Config } from './fastify.config.js';
+import './lib/fastify-types.js';
+import { Lifecycle } from './lib/lifecycle.js';
+import { fastifyLogOptions } from './lib/logger.js';
+import { Upstream } from './lib/upstream.js';
+import { GUARD_KEYWORD } from './schemas/guards.js';
+import globalPlugins from './plugins/index.js';
+import routes from './routes/index.js';
+
+export const JSON_BODY_LIMIT = 500 * 1024;
+
+export interface ApiOptions {
+  config: Config;
+  logger: Logger;
+  /** Replaces undici's global dispatcher (a MockAgent in unit tests). */
+  dispatcher?: Dispatcher;
+}
+
+/** The API listener's application: global plugins, then every capability under /api. */
+export async function buildApi({ config, logger, dispatcher }: ApiOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...fastifyLogOptions(logger),
+    bodyLimit: JSON_BODY_LIMIT,
+    ajv: { customOptions: { keywords: [GUARD_KEYWORD] } },
+  });
+  app.decorate('config', config);
+  app.decorate(
+    'upstream',
+    new Upstream({
+      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      siteUrl: config.SITE_URL,
+      overrideOrigin: config.UPSTREAM_OVERRIDE_ORIGIN,
+      dispatcher,
+      logger,
+    }),
+  );
+  app.decorate('lifecycle', new Lifecycle(logger));
+  app.addHook('onClose', async () => app.lifecycle.stop());
+
+  await app.register(globalPlugins);
+  await app.register(routes, { prefix: '/api' });
+  return app;
+}

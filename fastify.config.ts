@@ -1,0 +1,95 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+// Every setting the service reads, once, from the environment. Names are the
+// spec's (and, for the ones the spec leaves to us, documented in the README).
+const Port = (def: number) => Type.Integer({ minimum: 0, maximum: 65535, default: def });
+const Count = Type.Integer({ minimum: 0, default: 0 });
+const Flag = Type.Boolean({ default: false });
+const Text = Type.String({ default: '' });
+const HostPort = Type.String({ default: '', pattern: '^$|^[^:\\s]+:\\d{1,5}$' });
+
+export const ConfigSchema = Type.Object({
+  BACKEND_PORT: Port(11966),
+  FRONTEND_PORT: Port(18966),
+  HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
+  SITE_URL: Type.Transform(Type.String({ default: '' }))
+    .Decode((v) => v.replace(/\/+$/, ''))
+    .Encode((v) => v),
+  FRONTEND_DIR: Type.String({ default: '' }),
+  DATA_DIR: Type.String({ default: './data', minLength: 1 }),
+
+  LOG_LEVEL: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')], {
+    default: 'info',
+  }),
+  LOG_FORMAT: Text,
+  LOG_HTTP: Flag,
+
+  SECURITY_RATE_LIMIT: Count,
+  SECURITY_DELAY_AFTER: Count,
+  SECURITY_BLACKLIST_LOG_FILE_PATH: Text,
+  ALLOWED_DOMAINS: Text,
+
+  UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 8000 }),
+  UPSTREAM_OVERRIDE_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
+  DNS_OVERRIDE_SERVER: HostPort,
+  WHOIS_OVERRIDE_SERVER: HostPort,
+
+  GEO_KEYED_A_API_KEY: Text,
+  GEO_KEYED_B_API_KEY: Text,
+  GEO_KEYED_C_API_KEY: Text,
+  MAP_API_KEY: Text,
+  MAC_LOOKUP_API_KEY: Text,
+  PRIVATE_API_KEY: Text,
+  PRIVATE_API_ENDPOINT: Type.Transform(Type.String({ default: '' }))
+    .Decode((v) => v.replace(/\/+$/, ''))
+    .Encode((v) => v),
+  RADAR_API_KEY: Text,
+  KV_ACCOUNT_ID: Text,
+  KV_NAMESPACE_ID: Text,
+  TELEMETRY_DSN_FRONTEND: Text,
+  ROUTING_SOURCE_APP: Type.String({ default: 'netdiag-backend', minLength: 1 }),
+  REPO_STARS_REPOSITORY: Type.String({ default: 'jason5ng32/MyIP', pattern: '^[\\w.-]+/[\\w.-]+$' }),
+
+  GEODB_ACCOUNT_ID: Text,
+  GEODB_LICENSE_KEY: Text,
+  GEODB_AUTO_UPDATE: Flag,
+  ASNDATA_AUTO_UPDATE: Flag,
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads the settings from an environment-like object. Unset and empty values
+ * take the spec's defaults; a malformed value throws a ConfigError naming it.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(ConfigSchema.properties) as [string, TSchema][]) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    raw[name] = coerce(name, value, schema);
+  }
+  const withDefaults = Value.Default(ConfigSchema, raw);
+  const error = Value.Errors(ConfigSchema, withDefaults).First();
+  if (error) {
+    const name = error.path.replace(/^\//, '');
+    throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(env[name] ?? '')}: ${error.message}`);
+  }
+  return Value.Decode(ConfigSchema, withDefaults);
+}
+
+function coerce(name: string, value: string, schema: TSchema): unknown {
+  if (schema.type === 'integer') {
+    if (!/^\d+$/.test(value.trim())) throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(value)}: expected a whole number`);
+    return Number(value.trim());
+  }
+  if (schema.type === 'boolean') {
+    if (value === 'true') return true;
+    if (value === 'false') return false;
+    throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(value)}: expected true or false`);
+  }
+  return value;
+}

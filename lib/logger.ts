@@ -1,0 +1,38 @@
+import { LogController, type FastifyBaseLogger } from 'fastify';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import type { Config } from '../fastify.config.js';
+
+// Header values and query keys that carry credentials; they never reach a log line.
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers.cookie',
+  'authorization',
+  'cookie',
+];
+
+export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>, destination?: DestinationStream): Logger {
+  const options = {
+    level: config.LOG_LEVEL,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+  };
+  if (destination) return pino(options, destination);
+  if (config.LOG_FORMAT === 'json') return pino(options, pino.destination({ fd: 1, sync: false }));
+  return pino({ ...options, transport: { target: 'pino-pretty', options: { destination: 1, translateTime: 'SYS:standard' } } });
+}
+
+const SECRET_PARAMS = /([?&](?:key|token|apiKey|api_key|license_key)=)[^&#]*/gi;
+
+/** A URL with its credential query parameters masked, for log lines. */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_PARAMS, '$1[redacted]').replace(/\/\/[^/@\s]+@/, '//[redacted]@');
+}
+
+/** Fastify's own options for a listener that logs through `logger` and leaves request lines to plugins/request-log.ts. */
+export function fastifyLogOptions(logger: Logger) {
+  return {
+    loggerInstance: logger as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+  };
+}

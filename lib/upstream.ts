@@ -1,0 +1,152 @@
+import { Readable } from 'node:stream';
+import type { IncomingHttpHeaders } from 'node:http';
+import { request, getGlobalDispatcher, type Dispatcher } from 'undici';
+import type { Logger } from 'pino';
+import { PRODUCT_NAME, PRODUCT_VERSION } from './app-root.js';
+import { redactUrl } from './logger.js';
+
+export interface UpstreamSettings {
+  timeoutMs: number;
+  siteUrl: string;
+  /** When set, `https://HOST/PATH?Q` is fetched from `ORIGIN/HOST/PATH?Q` instead (tests, offline demo). */
+  overrideOrigin: string;
+  dispatcher?: Dispatcher;
+  logger?: Logger;
+}
+
+export type HeaderMap = Record<string, string | string[] | undefined>;
+
+export interface CallOptions {
+  method?: Dispatcher.HttpMethod;
+  headers?: HeaderMap;
+  body?: string | Buffer | Uint8Array | Readable | null;
+  timeoutMs?: number;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** Must be consumed or destroyed; the timeout keeps running until it ends. */
+  body: Readable;
+}
+
+export interface UpstreamJson<T> {
+  status: number;
+  headers: IncomingHttpHeaders;
+  data: T;
+}
+
+/** An upstream answered, but not with what the caller can use. */
+export class UpstreamError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+}
+
+// Headers that describe one hop or one encoding of a body; a forwarded request
+// gets its own. accept-encoding is dropped because bodies are read as plain text.
+const HOP_HEADERS = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+  'accept-encoding',
+]);
+
+/** The caller's request headers, ready to be passed on, minus hop headers and `extraDrop`. */
+export function forwardableHeaders(headers: IncomingHttpHeaders, extraDrop: readonly string[] = []): HeaderMap {
+  const drop = new Set([...HOP_HEADERS, ...extraDrop.map((h) => h.toLowerCase())]);
+  const out: HeaderMap = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !drop.has(name.toLowerCase())) out[name.toLowerCase()] = value;
+  }
+  return out;
+}
+
+/** The one client every outbound HTTP call goes through. */
+export class Upstream {
+  readonly userAgent: string;
+  readonly timeoutMs: number;
+  private readonly overrideOrigin: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly logger?: Logger;
+
+  constructor(settings: UpstreamSettings) {
+    this.userAgent = `${PRODUCT_NAME}/v${PRODUCT_VERSION}/${settings.siteUrl.replace(/\/+$/, '')}`;
+    this.timeoutMs = settings.timeoutMs;
+    this.overrideOrigin = settings.overrideOrigin.replace(/\/+$/, '');
+    this.dispatcher = settings.dispatcher ?? getGlobalDispatcher();
+    this.logger = settings.logger;
+  }
+
+  /** The address actually contacted for `url`. */
+  target(url: string): string {
+    if (!this.overrideOrigin) return url;
+    const parsed = new URL(url);
+    return `${this.overrideOrigin}/${parsed.host}${parsed.pathname}${parsed.search}`;
+  }
+
+  /** Sends one request; a timeout (default 8 s) aborts it, body included, with an AbortError. */
+  async request(url: string, options: CallOptions = {}): Promise<UpstreamResponse> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? this.timeoutMs);
+    const headers: HeaderMap = { 'user-agent': this.userAgent };
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      if (value !== undefined) headers[name.toLowerCase()] = value;
+    }
+    const method = options.method ?? 'GET';
+    this.logger?.debug({ method, url: redactUrl(url) }, 'upstream request');
+    try {
+      const res = await request(this.target(url), {
+        method,
+        headers,
+        body: options.body ?? null,
+        signal: controller.signal,
+        dispatcher: this.dispatcher,
+      });
+      const body = res.body as unknown as Readable;
+      body.once('close', () => clearTimeout(timer));
+      body.once('end', () => clearTimeout(timer));
+      body.once('error', () => clearTimeout(timer));
+      return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body };
+    } catch (err) {
+      clearTimeout(timer);
+      throw err;
+    }
+  }
+
+  /** The whole body as text. */
+  async text(url: string, options: CallOptions = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+    const res = await this.request(url, options);
+    const chunks: Buffer[] = [];
+    for await (const chunk of res.body) chunks.push(chunk as Buffer);
+    return { status: res.status, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
+  }
+
+  /** The body parsed as JSON, whatever the status; a body that is not JSON throws UpstreamError. */
+  async json<T = unknown>(url: string, options: CallOptions = {}): Promise<UpstreamJson<T>> {
+    const { status, headers, text } = await this.text(url, options);
+    try {
+      return { status, headers, data: JSON.parse(text) as T };
+    } catch {
+      throw new UpstreamError(`Upstream answered ${status} with a body that is not JSON`, status);
+    }
+  }
+
+  /** Like json(), but a non-2xx status throws UpstreamError. */
+  async okJson<T = unknown>(url: string, options: CallOptions = {}): Promise<T> {
+    const res = await this.json<T>(url, options);
+    if (res.status < 200 || res.status >= 300) throw new UpstreamError(`Upstream answered ${res.status}`, res.status);
+    return res.data;
+  }
+}

@@ -1,0 +1,27 @@
+import fp from 'fastify-plugin';
+import requestLog from './request-log.js';
+import rateLimit from './rate-limit.js';
+import slowDown from './slow-down.js';
+import cacheControl from './cache-control.js';
+import refererGate from './referer-gate.js';
+import guards from './guards.js';
+import errors from './errors.js';
+
+/**
+ * The global behaviour of every /api route, registered once, in the spec's
+ * mount order. The JSON body limit is the server's bodyLimit (see app.ts);
+ * Fastify parses bodies after onRequest, so the gate's preValidation hook runs
+ * after the limiters, the parsing and the no-store default, as the spec orders.
+ */
+export default fp(
+  async (app) => {
+    if (app.config.LOG_HTTP) await app.register(requestLog);
+    await app.register(rateLimit);
+    await app.register(slowDown);
+    await app.register(cacheControl);
+    await app.register(refererGate);
+    await app.register(guards);
+    await app.register(errors);
+  },
+  { name: 'global-plugins' },
+);

@@ -1,0 +1,38 @@
+import fp from 'fastify-plugin';
+
+export const NO_REFERER = 'What are you doing?';
+export const ACCESS_DENIED = 'Access denied';
+
+/** Hostnames compare without IPv6 brackets, so `[2001:db8::1]` and `2001:db8::1` name the same host. */
+function bare(hostname: string): string {
+  return hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+}
+
+export function allowedHostnames(allowedDomains: string): Set<string> {
+  const hosts = allowedDomains.split(',').map((h) => bare(h.trim())).filter(Boolean);
+  return new Set(['localhost', ...hosts]);
+}
+
+/** The Referer's hostname when it is an allowed one; an empty hostname (file:, about:) never is. */
+export function refererAllowed(referer: string, allowed: Set<string>): boolean {
+  let hostname: string;
+  try {
+    hostname = bare(new URL(referer).hostname);
+  } catch {
+    return false;
+  }
+  return hostname !== '' && allowed.has(hostname);
+}
+
+/** Only pages of the site itself (exact hostnames) may call the API. */
+export default fp(
+  async (app) => {
+    const allowed = allowedHostnames(app.config.ALLOWED_DOMAINS);
+    app.addHook('preValidation', async (request, reply) => {
+      const referer = request.headers.referer;
+      if (!referer) return reply.code(403).send({ error: NO_REFERER });
+      if (!refererAllowed(referer, allowed)) return reply.code(403).send({ error: ACCESS_DENIED });
+    });
+  },
+  { name: 'referer-gate' },
+);

@@ -1,0 +1,24 @@
+import fp from 'fastify-plugin';
+
+const THREW = Symbol('request threw');
+
+/** One line per /api request with method, URL, status and response time (LOG_HTTP=true). */
+export default fp(
+  async (app) => {
+    app.decorateRequest(THREW, false);
+    app.addHook('onError', async (request) => {
+      (request as unknown as Record<symbol, boolean>)[THREW] = true;
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      if (!request.url.startsWith('/api')) return;
+      const status = reply.statusCode;
+      const threw = (request as unknown as Record<symbol, boolean>)[THREW];
+      const level = status >= 500 || threw ? 'error' : status >= 400 ? 'warn' : 'info';
+      request.log[level](
+        { method: request.method, url: request.url, statusCode: status, responseTime: Math.round(reply.elapsedTime * 100) / 100 },
+        'request completed',
+      );
+    });
+  },
+  { name: 'request-log' },
+);

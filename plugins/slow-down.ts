@@ -1,0 +1,27 @@
+import fp from 'fastify-plugin';
+import slowDown from 'fastify-slow-down';
+import { clientIp } from '../lib/client-ip.js';
+import { isMonitoringPath } from './monitoring-path.js';
+
+export const SLOW_DOWN_WINDOW_MS = 60 * 60 * 1000;
+export const SLOW_DOWN_STEP_MS = 400;
+// A cap keeps one abusive client from pinning sockets open for minutes; at
+// 10 s a client gets at most six requests a minute through, which is the point.
+export const SLOW_DOWN_MAX_DELAY_MS = 10 * 1000;
+
+/** After SECURITY_DELAY_AFTER requests per client IP in 60 minutes, each further one waits (hits over the threshold) × 400 ms. */
+export default fp(
+  async (app) => {
+    const delayAfter = app.config.SECURITY_DELAY_AFTER;
+    if (delayAfter === 0) return;
+    await app.register(slowDown, {
+      delayAfter,
+      delay: SLOW_DOWN_STEP_MS,
+      maxDelay: SLOW_DOWN_MAX_DELAY_MS,
+      timeWindow: SLOW_DOWN_WINDOW_MS,
+      keyGenerator: clientIp,
+      skip: isMonitoringPath,
+    });
+  },
+  { name: 'slow-down' },
+);

@@ -1,0 +1,44 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { allowedHostnames, refererAllowed } from '../../plugins/referer-gate.js';
+import { reportSharingConfigured } from '../reports/configured.js';
+
+// Hostnames of the original public deployment of the site; `originalSite` lets
+// the frontend show what only that deployment offers.
+export const CANONICAL_HOSTNAMES = ['ipcheck.ing', 'www.ipcheck.ing'];
+
+const Flags = Type.Object(
+  {
+    map: Type.Boolean(),
+    ipInfo: Type.Boolean(),
+    ipChecking: Type.Boolean(),
+    ip2location: Type.Boolean(),
+    originalSite: Type.Boolean(),
+    cloudFlare: Type.Boolean(),
+    ipapiis: Type.Boolean(),
+    reportSharing: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+/** GET /api/configs: which features this deployment has, as booleans only. */
+const configs: FastifyPluginAsyncTypebox = async (app) => {
+  const c = app.config;
+  const canonical = allowedHostnames(CANONICAL_HOSTNAMES.join(','));
+  canonical.delete('localhost');
+  const fixed = {
+    map: Boolean(c.MAP_API_KEY),
+    ipInfo: Boolean(c.GEO_KEYED_A_API_KEY),
+    ipChecking: Boolean(c.PRIVATE_API_KEY && c.PRIVATE_API_ENDPOINT),
+    ip2location: Boolean(c.GEO_KEYED_C_API_KEY),
+    cloudFlare: Boolean(c.RADAR_API_KEY),
+    ipapiis: Boolean(c.GEO_KEYED_B_API_KEY),
+    reportSharing: reportSharingConfigured(c),
+  };
+  app.get(
+    '/configs',
+    { schema: { response: { 200: Flags } }, config: { cacheTtl: 60 * 60 } },
+    async (request) => ({ ...fixed, originalSite: refererAllowed(request.headers.referer ?? '', canonical) }),
+  );
+};
+
+export default configs;

@@ -1,0 +1,136 @@
+import { domainToASCII } from 'node:url';
+import { Type, type TUnsafe } from '@sinclair/typebox';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * A guard checks one query or path parameter. It receives the raw value (a
+ * string, or an array when the parameter was given twice) and returns the
+ * value the handler sees, or the exact error string of the spec.
+ */
+export interface Guard {
+  missing: string;
+  invalid: string;
+  /** Returns the normalised value, or an error string when the value passes the syntax but not the meaning. */
+  check: (value: string) => string | { error: string };
+}
+
+export const GUARD_KEYWORD = 'x-guard';
+
+const registry = new Map<string, Guard>();
+
+/** Adds a guard that a capability owns (its allow-list lives with it). */
+export function defineGuard(name: string, guard: Guard): void {
+  registry.set(name, guard);
+}
+
+export function getGuard(name: string): Guard | undefined {
+  return registry.get(name);
+}
+
+/**
+ * The schema of a guarded parameter. Ajv lets any value through; the guard
+ * hook (plugins/guards.ts) then applies the guard, so every guard answer comes
+ * from one place and the handler's type is a checked string.
+ */
+export function guarded(name: string): TUnsafe<string> {
+  return Type.Unsafe<string>({ [GUARD_KEYWORD]: name });
+}
+
+function parseIp(value: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  if (ipaddr.IPv4.isValidFourPartDecimal(value)) return ipaddr.IPv4.parse(value);
+  if (value.includes(':') && !value.includes('%') && ipaddr.IPv6.isValid(value)) return ipaddr.IPv6.parse(value);
+  return undefined;
+}
+
+// ipaddr.js files documentation, benchmarking, 240/4 and the other special
+// blocks under 'reserved'; only plain unicast is public. IPv6 must also sit in
+// the global unicast block 2000::/3.
+const GLOBAL_V6 = ipaddr.parseCIDR('2000::/3');
+
+export function isPublicIp(value: string): boolean {
+  const addr = parseIp(value);
+  if (!addr || addr.range() !== 'unicast') return false;
+  return addr.kind() === 'ipv4' || (addr as ipaddr.IPv6).match(GLOBAL_V6 as [ipaddr.IPv6, number]);
+}
+
+export function isIp(value: string): boolean {
+  return parseIp(value) !== undefined;
+}
+
+const LABEL = /^_?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const TOP_LABEL = /^[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** The lower-cased ASCII form of a syntactically valid domain name, or undefined. */
+export function normaliseDomain(value: string): string | undefined {
+  // Unicode input becomes its punycode form; ASCII input is only lower-cased.
+  const ascii = /^[\x21-\x7e]+$/.test(value) ? value.toLowerCase() : domainToASCII(value);
+  if (!ascii || ascii.length > 253) return undefined;
+  const labels = ascii.split('.');
+  if (labels.length < 2) return undefined;
+  const top = labels[labels.length - 1]!;
+  if (!TOP_LABEL.test(top)) return undefined;
+  return labels.slice(0, -1).every((label) => label.length <= 63 && LABEL.test(label)) ? ascii : undefined;
+}
+
+const ok = (value: string) => value;
+const fail = (error: string) => ({ error });
+
+defineGuard('publicIp', {
+  missing: 'No IP address provided',
+  invalid: 'Invalid IP address',
+  check: (value) => (!isIp(value) ? fail('Invalid IP address') : isPublicIp(value) ? ok(value) : fail('Not a public IP address')),
+});
+
+defineGuard('domain', {
+  missing: 'No domain provided',
+  invalid: 'Invalid domain',
+  check: (value) => normaliseDomain(value) ?? fail('Invalid domain'),
+});
+
+defineGuard('prefix', {
+  missing: 'No prefix provided',
+  invalid: 'Invalid prefix',
+  check: (value) => {
+    const [addr, bits, extra] = value.split('/');
+    if (extra !== undefined || bits === undefined || !/^\d{1,3}$/.test(bits)) return fail('Invalid prefix');
+    const ip = parseIp(addr!);
+    const max = ip?.kind() === 'ipv4' ? 32 : 128;
+    return ip && Number(bits) <= max ? ok(value) : fail('Invalid prefix');
+  },
+});
+
+defineGuard('asn', {
+  missing: 'No ASN provided',
+  invalid: 'Invalid ASN',
+  check: (value) => {
+    const match = /^(?:AS)?(\d{1,10})$/i.exec(value);
+    const n = match ? Number(match[1]) : NaN;
+    return Number.isInteger(n) && n <= 0xffffffff ? ok(String(n)) : fail('Invalid ASN');
+  },
+});
+
+defineGuard('country', {
+  missing: 'No country provided',
+  invalid: 'Invalid country',
+  check: (value) => (/^[A-Za-z]{2}$/.test(value) ? ok(value.toUpperCase()) : fail('Invalid country')),
+});
+
+// The record types every resolver in the comparison can answer: node:dns
+// Resolver methods exist for each, and DNS-over-HTTPS takes any type name.
+export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SOA', 'SRV', 'CAA', 'PTR', 'NAPTR'] as const;
+export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
+
+defineGuard('recordType', {
+  missing: 'No record type provided',
+  invalid: 'Invalid record type',
+  check: (value) => {
+    const upper = value.toUpperCase();
+    return (DNS_RECORD_TYPES as readonly string[]).includes(upper) ? ok(upper) : fail('Invalid record type');
+  },
+});
+
+defineGuard('reportId', {
+  missing: 'Invalid report id',
+  invalid: 'Invalid report id',
+  check: (value) => (/^[A-Za-z0-9_-]{22}$/.test(value) ? ok(value) : fail('Invalid report id')),
+});

@@ -1,0 +1,44 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { Dispatcher } from 'undici';
+import { loadConfig } from '../../fastify.config.js';
+import { createLogger } from '../../lib/logger.js';
+import { buildApi } from '../../app.js';
+
+/** Collects the JSON log lines a test's app writes. */
+export class LogCapture extends Writable {
+  readonly lines: Array<Record<string, unknown>> = [];
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.lines.push(JSON.parse(line));
+    done();
+  }
+  /** Lines whose msg equals or contains `text`. */
+  find(text: string): Array<Record<string, unknown>> {
+    return this.lines.filter((l) => typeof l.msg === 'string' && l.msg.includes(text));
+  }
+  get text(): string {
+    return this.lines.map((l) => JSON.stringify(l)).join('\n');
+  }
+}
+
+export const REFERER = { referer: 'http://localhost/' };
+
+export interface TestApi {
+  app: FastifyInstance;
+  logs: LogCapture;
+}
+
+/** The real API application on settings `env` (over the defaults), logging JSON into a capture. */
+export async function buildTestApi(env: Record<string, string> = {}, dispatcher?: Dispatcher): Promise<TestApi> {
+  const config = loadConfig({ LOG_LEVEL: 'debug', DATA_DIR: '/nonexistent-test-data', ...env });
+  const logs = new LogCapture();
+  const app = await buildApi({ config, logger: createLogger(config, logs), dispatcher });
+  await app.ready();
+  return { app, logs };
+}
+
+/** inject() with an allowed Referer, so the gate lets the request through. */
+export function call(app: FastifyInstance, options: InjectOptions | string) {
+  const opts: InjectOptions = typeof options === 'string' ? { method: 'GET', url: options } : options;
+  return app.inject({ ...opts, headers: { ...REFERER, ...opts.headers } });
+}

@@ -1,0 +1,132 @@
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+/** One request the fake upstream received. `host` is the real upstream's host (first path segment). */
+export interface Recorded {
+  method: string;
+  host: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A canned answer. `hang` never answers; `destroy` drops the connection; `chunks` sends a body in pieces with pauses. */
+export interface Canned {
+  status?: number;
+  json?: unknown;
+  body?: string | Buffer;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  hang?: boolean;
+  destroy?: boolean;
+}
+
+export type Handler = (req: Recorded, res: ServerResponse) => void | Promise<void>;
+
+interface Route {
+  method: string;
+  host: string;
+  path: string | RegExp;
+  reply: Canned | Handler;
+}
+
+const FIXTURES = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures');
+
+/** A fixture file from test/fixtures, parsed as JSON when it ends in .json. */
+export function fixture(...parts: string[]): unknown {
+  const text = readFileSync(join(FIXTURES, ...parts), 'utf8');
+  return parts[parts.length - 1]!.endsWith('.json') ? JSON.parse(text) : text;
+}
+
+export function fixtureBytes(...parts: string[]): Buffer {
+  return readFileSync(join(FIXTURES, ...parts));
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 that stands in for every upstream, as
+ * UPSTREAM_OVERRIDE_ORIGIN expects: `https://HOST/PATH` arrives as `/HOST/PATH`.
+ * Routes registered later win over earlier ones; unmatched requests get 404.
+ */
+export class FakeUpstream {
+  readonly requests: Recorded[] = [];
+  private routes: Route[] = [];
+  private readonly sockets = new Set<Socket>();
+
+  private constructor(private readonly server: Server) {}
+
+  static async start(): Promise<FakeUpstream> {
+    const server = createServer();
+    const fake = new FakeUpstream(server);
+    server.on('connection', (socket) => {
+      fake.sockets.add(socket);
+      socket.on('close', () => fake.sockets.delete(socket));
+    });
+    server.on('request', (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => void fake.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  get origin(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** Answers `method` requests for `https://host/path` (path exact, or a RegExp on the path). */
+  on(method: string, host: string, path: string | RegExp, reply: Canned | Handler): this {
+    this.routes.unshift({ method: method.toUpperCase(), host, path, reply });
+    return this;
+  }
+
+  /** The recorded requests for one host, optionally only those whose path starts with `pathPrefix`. */
+  requestsTo(host: string, pathPrefix = ''): Recorded[] {
+    return this.requests.filter((r) => r.host === host && r.path.startsWith(pathPrefix));
+  }
+
+  reset(): void {
+    this.routes = [];
+    this.requests.length = 0;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(method: string, rawUrl: string, headers: IncomingHttpHeaders, body: Buffer, res: ServerResponse) {
+    const url = new URL(rawUrl, 'http://fake');
+    const [, host = '', ...rest] = url.pathname.split('/');
+    const recorded: Recorded = { method, host, path: '/' + rest.join('/'), query: url.searchParams, headers, body };
+    this.requests.push(recorded);
+    const route = this.routes.find(
+      (r) =>
+        (r.method === method || r.method === '*') &&
+        r.host === host &&
+        (typeof r.path === 'string' ? r.path === recorded.path : r.path.test(recorded.path)),
+    );
+    if (!route) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `no fake route for ${method} ${host}${recorded.path}` }));
+      return;
+    }
+    if (typeof route.reply === 'function') {
+      await route.reply(recorded, res);
+      return;
+    }
+    const canned = route.reply;
+    if (canned.delayMs) await new Promise((r) => setTimeout(r, canned.delayMs));
+    if (canned.hang) return;
+    if (canned.destroy) {
+      res.socket?.destroy();
+      return;
+    }
+    const payload = canned.json !== undefined ? JSON.stringify(canned.json) : (canned.body ?? '');
+    const type = canned.json !== undefined ? { 'content-type': 'application/json' } : {};
+    res.writeHead(canned.status ?? 200, { ...type, ...canned.headers }).end(payload);
+  }
+}

@@ -1,0 +1,23 @@
+import type { FakeUpstream } from '../test/support/fake-upstream.js';
+
+/**
+ * One benchmarked request, run by bench/run.ts against the real listeners
+ * (a child process started with `env` on top of the bench defaults, its
+ * upstreams pointed at a fake upstream server in the bench process).
+ */
+export interface BenchCase {
+  name: string;
+  listener: 'api' | 'front';
+  path: string;
+  method?: 'GET' | 'POST' | 'PUT';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Extra settings for the server process; cases with equal env share one server. */
+  env?: Record<string, string>;
+  /** Runs once before the server starts: e.g. writes a generated dataset into `dataDir`. */
+  prepare?: (dataDir: string) => Promise<void>;
+  /** Fake upstream routes the case needs. */
+  fake?: (fake: FakeUpstream) => void;
+  /** A ratio to the bare node:http baseline that the issue asks for, checked and printed. */
+  minRatio?: number;
+}

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, type Config } from './fastify.config.js';
 import { createLogger } from './lib/logger.js';
 import { buildApi } from './app.js';
@@ -22,24 +21,28 @@ const api = await buildApi({ config, logger });
 await api.ready();
 await api.lifecycle.boot();
 await api.listen({ port: config.BACKEND_PORT, host: config.HOST });
-const apiAddress = api.server.address();
-const apiPort = typeof apiAddress === 'object' && apiAddress ? apiAddress.port : config.BACKEND_PORT;
-const apiHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
-const web = await buildWeb({
-  logger,
-  frontendDir: config.FRONTEND_DIR,
-  apiOrigin: `http://${apiHost.includes(':') ? `[${apiHost}]` : apiHost}:${apiPort}`,
-});
+const web = await buildWeb({ logger, frontendDir: config.FRONTEND_DIR, api });
 await web.listen({ port: config.FRONTEND_PORT, host: config.HOST });
 
+// Past this, shutdown gives up on stragglers (a client holding a request open)
+// and exits non-zero, well inside systemd's default 90 s stop timeout.
+const SHUTDOWN_DEADLINE_MS = 15 * 1000;
+
 let closing = false;
-async function shutdown(signal: string, servers: FastifyInstance[]): Promise<void> {
+async function shutdown(signal: string): Promise<void> {
   if (closing) return;
   closing = true;
   logger.info({ signal }, 'shutting down');
+  const deadline = setTimeout(() => {
+    logger.error({ ms: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time; exiting');
+    logger.flush(() => process.exit(1));
+  }, SHUTDOWN_DEADLINE_MS);
   // Front first, so nothing new reaches the API while it drains.
-  for (const server of servers) await server.close();
-  logger.flush();
-  process.exit(0);
+  for (const [listener, server] of [['front', web], ['api', api]] as const) {
+    await server.close();
+    logger.info({ listener }, 'listener closed');
+  }
+  clearTimeout(deadline);
+  logger.flush(() => process.exit(0));
 }
-for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(signal, [web, api]));
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(signal));

@@ -4,6 +4,9 @@ import type { Logger } from 'pino';
 export const BOOT_PHASES = ['geo-databases', 'asn-datasets', 'service-status', 'background'] as const;
 export type BootPhase = (typeof BOOT_PHASES)[number];
 
+/** How long one shutdown callback may take before shutdown carries on without it. */
+export const STOP_TIMEOUT_MS = 5000;
+
 export interface BootStep {
   phase: BootPhase;
   name: string;
@@ -43,12 +46,21 @@ export class Lifecycle {
     }
   }
 
-  async stop(): Promise<void> {
+  /** Runs the shutdown callbacks, newest first; one that fails or hangs is logged and skipped, so shutdown always ends. */
+  async stop(timeoutMs = STOP_TIMEOUT_MS): Promise<void> {
     for (const { name, stop } of this.stoppers.splice(0).reverse()) {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      });
       try {
-        await stop();
+        this.logger.debug({ step: name }, 'shutdown step');
+        const outcome = await Promise.race([Promise.resolve().then(stop), timedOut]);
+        if (outcome === 'timeout') this.logger.error({ step: name, timeoutMs }, 'shutdown step timed out; continuing');
       } catch (err) {
         this.logger.error({ step: name, err }, 'shutdown step failed');
+      } finally {
+        clearTimeout(timer);
       }
     }
   }

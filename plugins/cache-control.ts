@@ -1,19 +1,29 @@
 import fp from 'fastify-plugin';
+import type { onSendHookHandler } from 'fastify';
 
 /**
- * Every response starts as `no-store`; a route that declares `config.cacheTtl`
- * is made publicly cacheable, but only when its status is below 400.
+ * Every response is `no-store` unless its route declares `config.cacheTtl`,
+ * and then it is publicly cacheable only when its status is below 400. A
+ * route that streams its own answer (the map proxy) may set the header itself
+ * on success. The cacheable routes get their own onSend hook when they are
+ * declared, so no request pays for a per-request route lookup.
  */
 export default fp(
   async (app) => {
-    app.addHook('onRequest', async (_request, reply) => {
-      reply.header('cache-control', 'no-store');
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      if (reply.statusCode >= 400 || !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      done(null, payload);
     });
-    app.addHook('onSend', async (request, reply, payload) => {
-      const ttl = request.routeOptions.config.cacheTtl;
-      if (ttl !== undefined && reply.statusCode < 400) reply.header('cache-control', `public, max-age=${ttl}`);
-      else if (reply.statusCode >= 400) reply.header('cache-control', 'no-store');
-      return payload;
+    app.addHook('onRoute', (route) => {
+      const ttl = route.config?.cacheTtl;
+      if (ttl === undefined) return;
+      const value = `public, max-age=${ttl}`;
+      const hook: onSendHookHandler = (_request, reply, payload, done) => {
+        if (reply.statusCode < 400) reply.header('cache-control', value);
+        done(null, payload);
+      };
+      const own = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
+      route.onSend = [...own, hook];
     });
   },
   { name: 'cache-control' },

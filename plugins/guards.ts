@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
+import type { preValidationHookHandler } from 'fastify';
 import { GUARD_KEYWORD, getGuard } from '../schemas/guards.js';
 
 type Part = 'query' | 'params';
@@ -14,8 +14,9 @@ interface GuardedField {
   guard: string;
 }
 
-function guardedFields(request: FastifyRequest): GuardedField[] {
-  const schema = request.routeOptions.schema as Record<string, { properties?: Record<string, Record<string, unknown>> }> | undefined;
+type Schema = Record<string, { properties?: Record<string, Record<string, unknown>> } | undefined> | undefined;
+
+function guardedFields(schema: Schema): GuardedField[] {
   const fields: GuardedField[] = [];
   for (const [part, key] of PARTS) {
     for (const [name, prop] of Object.entries(schema?.[key]?.properties ?? {})) {
@@ -29,26 +30,32 @@ function guardedFields(request: FastifyRequest): GuardedField[] {
 /**
  * Applies the guards a route's schema names (see schemas/guards.ts), in
  * declaration order: 400 with the guard's exact string, or the normalised
- * value written back in place for the handler.
+ * value written back in place for the handler. Only a route with a guarded
+ * parameter gets the hook, added when the route is declared. It is a
+ * preValidation hook, after the global Referer gate: a guarded parameter is
+ * required, and its answer must be the guard's string, not Ajv's message.
  */
 export default fp(
   async (app) => {
-    const cache = new WeakMap<object, GuardedField[]>();
-    app.addHook('preHandler', async (request, reply) => {
-      const key = request.routeOptions.schema ?? {};
-      let fields = cache.get(key);
-      if (!fields) cache.set(key, (fields = guardedFields(request)));
-      for (const { part, name, guard: guardName } of fields) {
-        const guard = getGuard(guardName);
-        if (!guard) throw new Error(`Unknown guard ${guardName}`);
-        const values = request[part] as Record<string, unknown>;
-        const value = values[name];
-        if (value === undefined || value === '') return reply.code(400).send({ error: guard.missing });
-        if (typeof value !== 'string') return reply.code(400).send({ error: guard.invalid });
-        const checked = guard.check(value);
-        if (typeof checked !== 'string') return reply.code(400).send({ error: checked.error });
-        values[name] = checked;
-      }
+    app.addHook('onRoute', (route) => {
+      const fields = guardedFields(route.schema as Schema);
+      if (fields.length === 0) return;
+      for (const { guard } of fields) if (!getGuard(guard)) throw new Error(`Unknown guard ${guard} on ${route.url}`);
+      const hook: preValidationHookHandler = (request, reply, done) => {
+        for (const { part, name, guard: guardName } of fields) {
+          const guard = getGuard(guardName)!;
+          const values = request[part] as Record<string, unknown>;
+          const value = values[name];
+          if (value === undefined || value === '') return void reply.code(400).send({ error: guard.missing });
+          if (typeof value !== 'string') return void reply.code(400).send({ error: guard.invalid });
+          const checked = guard.check(value);
+          if (typeof checked !== 'string') return void reply.code(400).send({ error: checked.error });
+          values[name] = checked;
+        }
+        done();
+      };
+      const own = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+      route.preValidation = [...own, hook];
     });
   },
   { name: 'guards' },

@@ -24,14 +24,26 @@ export function refererAllowed(referer: string, allowed: Set<string>): boolean {
   return hostname !== '' && allowed.has(hostname);
 }
 
+// Browsers send a handful of distinct Referers; remembering the verdicts spares
+// a URL parse per request. The bound keeps a flood of unique values harmless.
+const VERDICTS_MAX = 1024;
+
 /** Only pages of the site itself (exact hostnames) may call the API. */
 export default fp(
   async (app) => {
     const allowed = allowedHostnames(app.config.ALLOWED_DOMAINS);
-    app.addHook('preValidation', async (request, reply) => {
+    const verdicts = new Map<string, boolean>();
+    app.addHook('preValidation', (request, reply, done) => {
       const referer = request.headers.referer;
-      if (!referer) return reply.code(403).send({ error: NO_REFERER });
-      if (!refererAllowed(referer, allowed)) return reply.code(403).send({ error: ACCESS_DENIED });
+      if (!referer) return void reply.code(403).send({ error: NO_REFERER });
+      let ok = verdicts.get(referer);
+      if (ok === undefined) {
+        ok = refererAllowed(referer, allowed);
+        if (verdicts.size >= VERDICTS_MAX) verdicts.clear();
+        verdicts.set(referer, ok);
+      }
+      if (!ok) return void reply.code(403).send({ error: ACCESS_DENIED });
+      done();
     });
   },
   { name: 'referer-gate' },

@@ -6,8 +6,11 @@ const THREW = Symbol('request threw');
 export default fp(
   async (app) => {
     app.decorateRequest(THREW, false);
-    app.addHook('onError', async (request) => {
-      (request as unknown as Record<symbol, boolean>)[THREW] = true;
+    // A deliberate client answer thrown as an error (a 429 from the limiter, a
+    // 4xx from a route) is a warning like any other 4xx; anything else thrown is an error.
+    app.addHook('onError', async (request, _reply, error) => {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (!(status && status >= 400 && status < 500)) (request as unknown as Record<symbol, boolean>)[THREW] = true;
     });
     app.addHook('onResponse', async (request, reply) => {
       if (!request.url.startsWith('/api')) return;

@@ -1,4 +1,10 @@
 import type { BenchCase } from '../scenario.js';
+import { foundationCases } from './foundation.js';
+import { dnsresolverCases } from './dnsresolver.js';
+import { geoCases } from './geo.js';
+import { platformCases } from './platform.js';
+import { asnCases } from './asn.js';
+import { networkToolsCases } from './network-tools.js';
 
 /** Every capability's benchmark cases; each capability adds its own module's list here. */
-export const allCases: BenchCase[] = [];
+export const allCases: BenchCase[] = [...foundationCases, ...dnsresolverCases, ...geoCases, ...platformCases, ...asnCases, ...networkToolsCases];

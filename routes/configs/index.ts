@@ -34,10 +34,21 @@ const configs: FastifyPluginAsyncTypebox = async (app) => {
     ipapiis: Boolean(c.GEO_KEYED_B_API_KEY),
     reportSharing: reportSharingConfigured(c),
   };
+  // The same few Referers come back again and again; a bounded memo spares a URL parse per request.
+  const originalSite = new Map<string, boolean>();
+  const isOriginalSite = (referer: string) => {
+    let verdict = originalSite.get(referer);
+    if (verdict === undefined) {
+      verdict = refererAllowed(referer, canonical);
+      if (originalSite.size >= 1024) originalSite.clear();
+      originalSite.set(referer, verdict);
+    }
+    return verdict;
+  };
   app.get(
     '/configs',
     { schema: { response: { 200: Flags } }, config: { cacheTtl: 60 * 60 } },
-    async (request) => ({ ...fixed, originalSite: refererAllowed(request.headers.referer ?? '', canonical) }),
+    async (request) => ({ ...fixed, originalSite: isOriginalSite(request.headers.referer ?? '') }),
   );
 };
 

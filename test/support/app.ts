@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, InjectOptions } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { loadConfig } from '../../fastify.config.js';
 import { createLogger } from '../../lib/logger.js';
@@ -30,9 +30,18 @@ export interface TestApi {
 
 /** The real API application on settings `env` (over the defaults), logging JSON into a capture. */
 export async function buildTestApi(env: Record<string, string> = {}, dispatcher?: Dispatcher): Promise<TestApi> {
+  return buildTestApiWith(env, async () => {}, dispatcher);
+}
+
+/**
+ * Like buildTestApi, with test-only `routes` registered under /api beside the
+ * real ones, so a global behaviour can be tested before a capability uses it.
+ */
+export async function buildTestApiWith(env: Record<string, string>, routes: FastifyPluginAsync, dispatcher?: Dispatcher): Promise<TestApi> {
   const config = loadConfig({ LOG_LEVEL: 'debug', DATA_DIR: '/nonexistent-test-data', ...env });
   const logs = new LogCapture();
   const app = await buildApi({ config, logger: createLogger(config, logs), dispatcher });
+  await app.register(routes, { prefix: '/api' });
   await app.ready();
   return { app, logs };
 }

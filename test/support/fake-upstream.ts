@@ -25,7 +25,8 @@ export interface Canned {
   destroy?: boolean;
 }
 
-export type Handler = (req: Recorded, res: ServerResponse) => void | Promise<void>;
+// The return value is ignored, so `(req, res) => res.end(...)` is a handler too.
+export type Handler = (req: Recorded, res: ServerResponse) => unknown;
 
 interface Route {
   method: string;

@@ -1,0 +1,204 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { openSync, closeSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { request } from 'undici';
+import pino from 'pino';
+import { APP_ROOT } from '../lib/app-root.js';
+import { FakeUpstream } from '../test/support/fake-upstream.js';
+import { allCases } from './scenarios/index.js';
+import type { BenchCase } from './scenario.js';
+
+// Short runs keep the whole benchmark to a few minutes; the warm-up lets the
+// JIT settle so the first case is not penalised.
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
+const WARMUP_S = 1;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const REFERER = 'http://localhost/';
+// BENCH_FILTER=text runs only the cases whose name contains it.
+const FILTER = process.env.BENCH_FILTER ?? '';
+const log = pino({ level: 'info' });
+
+interface Result {
+  name: string;
+  rps: number;
+  p99: number;
+  /** Server CPU time per request: unlike req/s, barely moved by other load on the machine. */
+  cpuUs: number;
+  errors: number;
+  non2xx: number;
+  minRatio?: number;
+  /** The baseline's req/s measured just before this case, so both see the same machine load. */
+  baselineRps?: number;
+}
+
+const TICKS_PER_S = 100;
+
+/** User plus system CPU seconds a process has used so far (Linux /proc; 0 elsewhere). */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
+  } catch {
+    return 0;
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitFor(url: string, child: ChildProcess): Promise<void> {
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error(`server exited before answering ${url}`);
+    try {
+      const res = await request(url, { headers: { referer: REFERER } });
+      await res.body.dump();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function load(url: string, c: Pick<BenchCase, 'method' | 'headers' | 'body'>, seconds: number) {
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    method: c.method ?? 'GET',
+    headers: { referer: REFERER, ...c.headers },
+    body: c.body,
+  });
+}
+
+async function measure(name: string, url: string, pid: number | undefined, c: Pick<BenchCase, 'method' | 'headers' | 'body' | 'minRatio'>): Promise<Result> {
+  await load(url, c, WARMUP_S);
+  const cpuBefore = cpuSeconds(pid);
+  const r = await load(url, c, DURATION_S);
+  const cpuUs = r.requests.total ? ((cpuSeconds(pid) - cpuBefore) * 1e6) / r.requests.total : 0;
+  return { name, rps: r.requests.average, p99: r.latency.p99, cpuUs, errors: r.errors + r.timeouts, non2xx: r.non2xx, minRatio: c.minRatio };
+}
+
+async function frontendDir(root: string): Promise<string> {
+  const dir = join(root, 'frontend');
+  await mkdir(join(dir, 'assets'), { recursive: true });
+  await writeFile(join(dir, 'index.html'), '<!doctype html><html><head><title>bench</title><script type="module" src="/assets/index-AbCd1234.js"></script></head><body><div id="app"></div></body></html>');
+  await writeFile(join(dir, 'assets', 'index-AbCd1234.js'), `export const x = ${JSON.stringify('x'.repeat(20_000))};\n`);
+  return dir;
+}
+
+/** Starts server.ts with `env`, its output in a file, and waits until both listeners answer. */
+async function startServer(env: Record<string, string>, logFile: string) {
+  const [apiPort, frontPort] = [await freePort(), await freePort()];
+  const fd = openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    cwd: APP_ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env, BACKEND_PORT: String(apiPort), FRONTEND_PORT: String(frontPort) },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  const origins = { api: `http://127.0.0.1:${apiPort}`, front: `http://127.0.0.1:${frontPort}` };
+  await waitFor(`${origins.api}/api/configs`, child);
+  await waitFor(`${origins.front}/`, child);
+  return { child, origins };
+}
+
+const ratio = (r: Result) => r.rps / (r.baselineRps ?? r.rps);
+const passed = (r: Result) => !r.errors && !r.non2xx && (r.minRatio === undefined || ratio(r) >= r.minRatio);
+
+function report(baselineCpuUs: number, results: Result[]): boolean {
+  const rows = results.map((r) => {
+    const verdict = r.minRatio === undefined ? '' : passed(r) ? `ok (>= ${r.minRatio})` : `MISSED (< ${r.minRatio})`;
+    const problems = r.errors || r.non2xx ? ` errors=${r.errors} non2xx=${r.non2xx}` : '';
+    return [r.name, r.rps.toFixed(0), `${r.p99} ms`, (r.baselineRps ?? 0).toFixed(0), ratio(r).toFixed(2), r.cpuUs.toFixed(0), (baselineCpuUs / r.cpuUs).toFixed(2), verdict + problems];
+  });
+  const header = ['case', 'req/s', 'p99', 'baseline req/s', 'ratio', 'CPU µs/req', 'CPU ratio', 'check'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  process.stdout.write(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n\n`);
+  process.stdout.write(`ratio: req/s over the bare node:http baseline's, measured just before the case; CPU ratio: baseline CPU per request (${baselineCpuUs.toFixed(0)} µs) over the case's.\n`);
+  return results.every(passed);
+}
+
+async function main(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), 'netdiag-bench-'));
+  const fake = await FakeUpstream.start();
+  const children: ChildProcess[] = [];
+  try {
+    const selected = allCases.filter((c) => c.name.includes(FILTER));
+    for (const c of selected) c.fake?.(fake);
+    const common = { HOST: '127.0.0.1', LOG_FORMAT: 'json', LOG_LEVEL: 'info', UPSTREAM_OVERRIDE_ORIGIN: fake.origin, FRONTEND_DIR: await frontendDir(root) };
+
+    // The baseline answers the body the real /api/configs gives with the same settings.
+    const probe = await startServer({ ...common, DATA_DIR: join(root, 'probe') }, join(root, 'probe.log'));
+    children.push(probe.child);
+    const res = await request(`${probe.origins.api}/api/configs`, { headers: { referer: REFERER } });
+    const body = await res.body.text();
+    await stop(probe.child);
+
+    const baselinePort = await freePort();
+    const baselineChild = spawn(process.execPath, ['--import', 'tsx', join(APP_ROOT, 'bench', 'baseline.ts')], {
+      env: { PATH: process.env.PATH ?? '', BASELINE_BODY: body, BASELINE_PORT: String(baselinePort) },
+      stdio: 'ignore',
+    });
+    children.push(baselineChild);
+    await waitFor(`http://127.0.0.1:${baselinePort}/`, baselineChild);
+    const baselineUrl = `http://127.0.0.1:${baselinePort}/api/configs`;
+    const baselineCpu: number[] = [];
+
+    const groups = new Map<string, BenchCase[]>();
+    for (const c of selected) {
+      const key = JSON.stringify(Object.entries(c.env ?? {}).sort());
+      groups.set(key, [...(groups.get(key) ?? []), c]);
+    }
+
+    const results: Result[] = [];
+    let n = 0;
+    for (const cases of groups.values()) {
+      const dataDir = join(root, `data-${++n}`);
+      await mkdir(dataDir, { recursive: true });
+      for (const c of cases) await c.prepare?.(dataDir);
+      const logFile = join(root, `server-${n}.log`);
+      const server = await startServer({ ...common, DATA_DIR: dataDir, ...cases[0]!.env }, logFile);
+      children.push(server.child);
+      try {
+        for (const c of cases) {
+          log.info({ case: c.name, connections: CONNECTIONS, seconds: DURATION_S }, 'measuring the baseline, then the case');
+          const base = await measure('baseline', baselineUrl, baselineChild.pid, {});
+          baselineCpu.push(base.cpuUs);
+          const result = await measure(c.name, `${server.origins[c.listener]}${c.path}`, server.child.pid, c);
+          results.push({ ...result, baselineRps: base.rps });
+        }
+      } finally {
+        await stop(server.child);
+      }
+    }
+    await stop(baselineChild);
+    const baselineCpuUs = baselineCpu.reduce((a, b) => a + b, 0) / Math.max(baselineCpu.length, 1);
+    if (!report(baselineCpuUs, results)) process.exitCode = 1;
+  } finally {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await fake.close();
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+await main();

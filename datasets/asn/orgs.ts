@@ -1,0 +1,99 @@
+import type { Readable } from 'node:stream';
+import { DatasetFormatError, eachLine } from './lines.js';
+
+export interface AsOrganisation {
+  name: string;
+  country: string | null;
+}
+
+/**
+ * The AS-organisation snapshot: sorted `asns` with, at the same position, an
+ * index into the organisation tables (names are shared by every AS of an
+ * organisation, so each is stored once).
+ */
+export class AsOrgs {
+  constructor(
+    private readonly asns: Uint32Array,
+    private readonly orgOf: Uint32Array,
+    private readonly names: string[],
+    private readonly countries: string[],
+  ) {}
+
+  get size(): number {
+    return this.asns.length;
+  }
+
+  lookup(asn: number): AsOrganisation | undefined {
+    let lo = 0;
+    let hi = this.asns.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.asns[mid]!;
+      if (v === asn) {
+        const org = this.orgOf[mid]!;
+        return { name: this.names[org]!, country: this.countries[org] || null };
+      }
+      if (v < asn) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+}
+
+type Section = 'none' | 'org' | 'aut';
+
+// 2^20 organisations at most; an ASN (< 2^32) times this stays below 2^53.
+const ORG_SPAN = 2 ** 20;
+
+/**
+ * Stream-parses CAIDA's as-org2info text: an organisation section
+ * (`org_id|changed|org_name|country|source`) and an AS section
+ * (`aut|changed|aut_name|org_id|opaque_id|source`), each announced by a
+ * `# format:` comment. An AS whose organisation is unknown keeps its own AS name.
+ */
+export async function parseAsOrg(stream: Readable): Promise<AsOrgs> {
+  let section: Section = 'none';
+  const orgIndex = new Map<string, number>();
+  const names: string[] = [];
+  const countries: string[] = [];
+  const auts: number[] = [];
+  await eachLine(stream, (line, lineNo) => {
+    if (line.startsWith('#')) {
+      const format = /^#\s*format:\s*(\S+)/.exec(line)?.[1];
+      if (format?.startsWith('org_id|')) section = 'org';
+      else if (format?.startsWith('aut|')) section = 'aut';
+      return;
+    }
+    if (line === '') return;
+    const f = line.split('|');
+    if (section === 'org') {
+      if (f.length < 5) throw new DatasetFormatError(`line ${lineNo}: expected org_id|changed|org_name|country|source`);
+      orgIndex.set(f[0]!, names.length);
+      names.push(f[2]!);
+      countries.push(f[3]!);
+    } else if (section === 'aut') {
+      if (f.length < 6 || !/^\d{1,10}$/.test(f[0]!)) throw new DatasetFormatError(`line ${lineNo}: expected aut|changed|aut_name|org_id|opaque_id|source`);
+      let org = orgIndex.get(f[3]!);
+      if (org === undefined) {
+        org = names.length;
+        names.push(f[2]!);
+        countries.push('');
+      }
+      auts.push(Number(f[0]) * ORG_SPAN + org);
+    } else {
+      throw new DatasetFormatError(`line ${lineNo}: data before any "# format:" line`);
+    }
+  });
+  if (names.length === 0 || auts.length === 0) throw new DatasetFormatError('no organisations or no ASes in the file');
+  if (names.length >= ORG_SPAN) throw new DatasetFormatError('too many organisations');
+  // One packed number per AS (asn, then organisation) sorts natively in a
+  // typed array, far faster than an array of pairs with a comparator.
+  const packed = Float64Array.from(auts).sort();
+  const asns = new Uint32Array(packed.length);
+  const orgOf = new Uint32Array(packed.length);
+  for (let i = 0; i < packed.length; i++) {
+    asns[i] = Math.floor(packed[i]! / ORG_SPAN);
+    orgOf[i] = packed[i]! % ORG_SPAN;
+  }
+  return new AsOrgs(asns, orgOf, names, countries);
+}

@@ -1,0 +1,243 @@
+import { EventEmitter } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import bz2 from 'unbzip2-stream';
+import { AsyncTask, SimpleIntervalJob, ToadScheduler } from 'toad-scheduler';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Upstream } from '../../lib/upstream.js';
+import { redactUrl } from '../../lib/logger.js';
+import { parseAsRel, type AsGraph } from './graph.js';
+import { parseAsOrg, type AsOrgs } from './orgs.js';
+
+export type DatasetKind = 'relationships' | 'organisations';
+
+interface KindSpec {
+  file: string;
+  listing: string;
+  /** Matches a snapshot's file name in the listing page; group 1 is its date. */
+  pattern: RegExp;
+  decompress: () => Transform | NodeJS.ReadWriteStream;
+  parse: (stream: Readable) => Promise<AsGraph | AsOrgs>;
+  size: (data: AsGraph | AsOrgs) => number;
+}
+
+const CAIDA = 'https://publicdata.caida.org/datasets';
+
+export const KINDS: Record<DatasetKind, KindSpec> = {
+  relationships: {
+    file: 'as-rel2.txt',
+    listing: `${CAIDA}/as-relationships/serial-2/`,
+    pattern: /(\d{8})\.as-rel2\.txt\.bz2/g,
+    decompress: () => bz2(),
+    parse: parseAsRel,
+    size: (d) => (d as AsGraph).linkCount,
+  },
+  organisations: {
+    file: 'as-org2info.txt',
+    listing: `${CAIDA}/as-organizations/`,
+    pattern: /(\d{8})\.as-org2info\.txt\.gz/g,
+    decompress: () => createGunzip(),
+    parse: parseAsOrg,
+    size: (d) => (d as AsOrgs).size,
+  },
+};
+
+/** The spec's cap on a start-up download. */
+export const BOOT_DOWNLOAD_MS = 5 * 60 * 1000;
+export const FIRST_CHECK_MS = 60 * 1000;
+export const UPDATE_EVERY_HOURS = 24;
+// A replacement with fewer than half the entries of the snapshot it replaces
+// is taken for a truncated download, not for a shrinking Internet.
+const MIN_SIZE_RATIO = 0.5;
+// Parsing works one read chunk at a time between yields; 16 KiB keeps each
+// turn to a millisecond or two even before the parser is optimised.
+const READ_CHUNK = 16 * 1024;
+
+interface State {
+  relationships?: string;
+  organisations?: string;
+}
+
+export interface AsnDatasetsOptions {
+  upstream: Upstream;
+  dataDir: string;
+  logger: FastifyBaseLogger;
+  downloadTimeoutMs?: number;
+}
+
+/**
+ * The two CAIDA snapshots the ASN routes read: kept decompressed under
+ * DATA_DIR/asn, loaded into compact in-memory forms, refreshed from the
+ * listing pages. A download lands in a temporary file, is parsed in full and
+ * size-checked, and only then renamed over the live file and swapped in
+ * memory, so a truncated or corrupt download never replaces a good snapshot.
+ *
+ * Emits 'checked' after every update check, finished or failed.
+ */
+export class AsnDatasets extends EventEmitter {
+  graph: AsGraph | null = null;
+  orgs: AsOrgs | null = null;
+  readonly dir: string;
+  private readonly upstream: Upstream;
+  private readonly logger: FastifyBaseLogger;
+  private readonly downloadTimeoutMs: number;
+  private checking: Promise<void> | null = null;
+  private stateWrites: Promise<void> = Promise.resolve();
+  private scheduler: ToadScheduler | null = null;
+  private firstCheck: NodeJS.Timeout | null = null;
+
+  constructor(options: AsnDatasetsOptions) {
+    super();
+    this.upstream = options.upstream;
+    this.dir = join(options.dataDir, 'asn');
+    this.logger = options.logger;
+    this.downloadTimeoutMs = options.downloadTimeoutMs ?? BOOT_DOWNLOAD_MS;
+  }
+
+  path(kind: DatasetKind): string {
+    return join(this.dir, KINDS[kind].file);
+  }
+
+  /** Start-up: loads what is on disk, downloads what is missing or unreadable. Never throws. */
+  async bootstrap(): Promise<void> {
+    await Promise.all(
+      (Object.keys(KINDS) as DatasetKind[]).map(async (kind) => {
+        if (await this.loadFromDisk(kind)) return;
+        await this.update(kind, true).catch((err: unknown) => this.logger.warn({ err, dataset: kind }, 'ASN dataset download failed'));
+      }),
+    );
+  }
+
+  /** Loads the snapshot on disk; false when there is none or it does not parse. */
+  async loadFromDisk(kind: DatasetKind): Promise<boolean> {
+    const file = this.path(kind);
+    if (!(await exists(file))) return false;
+    try {
+      const started = Date.now();
+      const data = await KINDS[kind].parse(createReadStream(file, { highWaterMark: READ_CHUNK }));
+      this.install(kind, data);
+      this.logger.info({ dataset: kind, entries: KINDS[kind].size(data), ms: Date.now() - started }, 'ASN dataset loaded');
+      return true;
+    } catch (err) {
+      this.logger.warn({ err, dataset: kind }, 'ASN dataset on disk is unreadable');
+      return false;
+    }
+  }
+
+  /** One update check of both snapshots, never two at once; resolves when done, never rejects. */
+  checkForUpdates(): Promise<void> {
+    this.checking ??= (async () => {
+      for (const kind of Object.keys(KINDS) as DatasetKind[]) {
+        await this.update(kind, false).catch((err: unknown) => this.logger.warn({ err, dataset: kind }, 'ASN dataset update failed'));
+      }
+    })().finally(() => {
+      this.checking = null;
+      this.emit('checked');
+    });
+    return this.checking;
+  }
+
+  /** ASNDATA_AUTO_UPDATE: the first check a minute after start, then one every 24 hours. */
+  startAutoUpdate(): void {
+    if (this.scheduler) return;
+    this.scheduler = new ToadScheduler();
+    const task = new AsyncTask('asn-datasets-update', () => this.checkForUpdates());
+    this.scheduler.addSimpleIntervalJob(new SimpleIntervalJob({ hours: UPDATE_EVERY_HOURS }, task, { id: 'asn-datasets-update' }));
+    this.firstCheck = setTimeout(() => void this.checkForUpdates(), FIRST_CHECK_MS);
+  }
+
+  stopAutoUpdate(): void {
+    if (this.firstCheck) clearTimeout(this.firstCheck);
+    this.firstCheck = null;
+    this.scheduler?.stop();
+    this.scheduler = null;
+  }
+
+  /**
+   * Finds the newest snapshot in the listing and, unless it is the one in use
+   * (or `force`), downloads, validates and swaps it in.
+   */
+  async update(kind: DatasetKind, force: boolean): Promise<boolean> {
+    const spec = KINDS[kind];
+    const newest = await this.newestName(kind);
+    const state = await this.readState();
+    if (!force && state[kind] === newest && (await exists(this.path(kind)))) {
+      this.logger.debug({ dataset: kind, snapshot: newest }, 'ASN dataset is current');
+      return false;
+    }
+    await mkdir(this.dir, { recursive: true });
+    const tmp = `${this.path(kind)}.${process.pid}.download`;
+    try {
+      const url = spec.listing + newest;
+      const res = await this.upstream.request(url, { timeoutMs: this.downloadTimeoutMs });
+      if (res.status !== 200) {
+        res.body.destroy();
+        throw new Error(`download of ${redactUrl(url)} answered ${res.status}`);
+      }
+      await pipeline(res.body, spec.decompress(), createWriteStream(tmp));
+      const data = await spec.parse(createReadStream(tmp, { highWaterMark: READ_CHUNK }));
+      const current = kind === 'relationships' ? this.graph : this.orgs;
+      if (current && spec.size(data) < spec.size(current) * MIN_SIZE_RATIO) {
+        throw new Error(`download has ${spec.size(data)} entries against ${spec.size(current)} in use; taken as truncated`);
+      }
+      await rename(tmp, this.path(kind));
+      this.install(kind, data);
+      await this.recordState(kind, newest);
+      this.logger.info({ dataset: kind, snapshot: newest, entries: spec.size(data) }, 'ASN dataset updated');
+      return true;
+    } finally {
+      await rm(tmp, { force: true });
+    }
+  }
+
+  private install(kind: DatasetKind, data: AsGraph | AsOrgs): void {
+    if (kind === 'relationships') this.graph = data as AsGraph;
+    else this.orgs = data as AsOrgs;
+  }
+
+  private async newestName(kind: DatasetKind): Promise<string> {
+    const spec = KINDS[kind];
+    const page = await this.upstream.text(spec.listing);
+    if (page.status !== 200) throw new Error(`listing ${spec.listing} answered ${page.status}`);
+    let newest: string | undefined;
+    for (const match of page.text.matchAll(spec.pattern)) if (!newest || match[0] > newest) newest = match[0];
+    if (!newest) throw new Error(`no snapshot named in ${spec.listing}`);
+    return newest;
+  }
+
+  private get statePath(): string {
+    return join(this.dir, 'state.json');
+  }
+
+  private async readState(): Promise<State> {
+    try {
+      return JSON.parse(await readFile(this.statePath, 'utf8')) as State;
+    } catch {
+      return {};
+    }
+  }
+
+  /** Notes which snapshot is in use; writes are chained so the two datasets never overwrite each other's entry. */
+  private recordState(kind: DatasetKind, name: string): Promise<void> {
+    const write = async () => {
+      const state = { ...(await this.readState()), [kind]: name };
+      const tmp = `${this.statePath}.${process.pid}.tmp`;
+      await writeFile(tmp, JSON.stringify(state));
+      await rename(tmp, this.statePath);
+    };
+    this.stateWrites = this.stateWrites.then(write, write);
+    return this.stateWrites;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ipaddr from 'ipaddr.js';
+import type { FastifyBaseLogger } from 'fastify';
+import { AsyncTask, SimpleIntervalJob, ToadScheduler } from 'toad-scheduler';
+import { APP_ROOT } from '../../lib/app-root.js';
+import type { Upstream } from '../../lib/upstream.js';
+
+/** The IANA RDAP bootstrap files this service reads (RFC 9224). */
+export const BOOTSTRAP_FILES = ['dns', 'ipv4', 'ipv6'] as const;
+export type BootstrapFile = (typeof BOOTSTRAP_FILES)[number];
+
+export const IANA_BOOTSTRAP_BASE = 'https://data.iana.org/rdap/';
+export const SHIPPED_BOOTSTRAP_DIR = join(APP_ROOT, 'datasets', 'rdap', 'bootstrap');
+export const REFRESH_INTERVAL_HOURS = 24;
+
+interface BootstrapJson {
+  services: Array<[string[], string[]]>;
+  publication?: string;
+}
+
+interface Table {
+  publication: string;
+  /** Each service: its keys (TLDs or CIDRs) and its base URLs, https first. */
+  services: Array<{ keys: string[]; bases: string[] }>;
+}
+
+function isBootstrapJson(value: unknown): value is BootstrapJson {
+  if (typeof value !== 'object' || value === null) return false;
+  const services = (value as { services?: unknown }).services;
+  return (
+    Array.isArray(services) &&
+    services.length > 0 &&
+    services.every(
+      (s) =>
+        Array.isArray(s) &&
+        s.length >= 2 &&
+        Array.isArray(s[0]) &&
+        Array.isArray(s[1]) &&
+        (s[0] as unknown[]).every((k) => typeof k === 'string') &&
+        (s[1] as unknown[]).every((u) => typeof u === 'string'),
+    )
+  );
+}
+
+function toTable(json: BootstrapJson): Table {
+  return {
+    publication: json.publication ?? '',
+    services: json.services.map(([keys, urls]) => ({
+      keys: keys.map((k) => k.toLowerCase()),
+      // Only https bases are used: an RDAP answer is trusted as the registry's.
+      bases: urls.filter((u) => /^https:\/\/[^/]+\/(?:.*\/)?$/.test(u)),
+    })),
+  };
+}
+
+/**
+ * The IANA RDAP bootstrap tables, in memory: the copy shipped in the repo at
+ * start, replaced by IANA's current files on each (daily) refresh. A lookup
+ * only selects a base URL out of these tables; nothing a caller sends becomes
+ * a host.
+ */
+export class RdapBootstrap {
+  private tables = new Map<BootstrapFile, Table>();
+  private scheduler?: ToadScheduler;
+
+  constructor(
+    private readonly upstream: Upstream,
+    private readonly logger: FastifyBaseLogger,
+    shippedDir = SHIPPED_BOOTSTRAP_DIR,
+  ) {
+    for (const file of BOOTSTRAP_FILES) {
+      try {
+        const json: unknown = JSON.parse(readFileSync(join(shippedDir, `${file}.json`), 'utf8'));
+        if (isBootstrapJson(json)) this.tables.set(file, toTable(json));
+        else logger.warn({ file }, 'shipped RDAP bootstrap file has an unexpected shape');
+      } catch (err) {
+        logger.warn({ file, err }, 'shipped RDAP bootstrap file unreadable');
+      }
+    }
+  }
+
+  publication(file: BootstrapFile): string | undefined {
+    return this.tables.get(file)?.publication;
+  }
+
+  /** The RDAP base URL for an IP address, from the longest matching prefix. */
+  baseForIp(ip: string): string | undefined {
+    const addr = ipaddr.parse(ip);
+    const table = this.tables.get(addr.kind() === 'ipv4' ? 'ipv4' : 'ipv6');
+    let best: { bits: number; base: string } | undefined;
+    for (const { keys, bases } of table?.services ?? []) {
+      if (!bases[0]) continue;
+      for (const key of keys) {
+        let range: [ipaddr.IPv4 | ipaddr.IPv6, number];
+        try {
+          range = ipaddr.parseCIDR(key);
+        } catch {
+          continue;
+        }
+        if (range[0].kind() === addr.kind() && addr.match(range) && (!best || range[1] > best.bits)) {
+          best = { bits: range[1], base: bases[0] };
+        }
+      }
+    }
+    return best?.base;
+  }
+
+  /** The RDAP base URL for a domain's top-level domain, if its registry runs one. */
+  baseForTld(tld: string): string | undefined {
+    const wanted = tld.toLowerCase();
+    for (const { keys, bases } of this.tables.get('dns')?.services ?? []) {
+      if (bases[0] && keys.includes(wanted)) return bases[0];
+    }
+    return undefined;
+  }
+
+  /** True when `url` lies under a base URL of some bootstrap table: the only referrals followed. */
+  isKnownBase(url: string): boolean {
+    for (const table of this.tables.values()) {
+      for (const { bases } of table.services) if (bases.some((b) => url.startsWith(b))) return true;
+    }
+    return false;
+  }
+
+  /** Fetches every bootstrap file from IANA; a file that fails keeps its previous table. */
+  async refresh(): Promise<void> {
+    await Promise.all(
+      BOOTSTRAP_FILES.map(async (file) => {
+        try {
+          const json = await this.upstream.okJson<unknown>(`${IANA_BOOTSTRAP_BASE}${file}.json`);
+          if (!isBootstrapJson(json)) throw new Error('unexpected bootstrap shape');
+          this.tables.set(file, toTable(json));
+          this.logger.info({ file, publication: json.publication }, 'RDAP bootstrap refreshed');
+        } catch (err) {
+          this.logger.warn({ file, err }, 'RDAP bootstrap refresh failed; keeping the previous copy');
+        }
+      }),
+    );
+  }
+
+  /** Refreshes now, then every 24 hours, until stop(). */
+  start(): void {
+    if (this.scheduler) return;
+    this.scheduler = new ToadScheduler();
+    const task = new AsyncTask(
+      'rdap-bootstrap-refresh',
+      () => this.refresh(),
+      (err) => this.logger.warn({ err }, 'RDAP bootstrap refresh failed'),
+    );
+    this.scheduler.addSimpleIntervalJob(
+      new SimpleIntervalJob({ hours: REFRESH_INTERVAL_HOURS, runImmediately: true }, task, { id: 'rdap-bootstrap', preventOverrun: true }),
+    );
+  }
+
+  stop(): void {
+    this.scheduler?.stop();
+    this.scheduler = undefined;
+  }
+}

@@ -1,0 +1,25 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AsnDatasets } from '../../datasets/asn/store.js';
+import { fromAppRoot } from '../../lib/app-root.js';
+import radar from './radar.js';
+import history from './history.js';
+import connectivity from './connectivity.js';
+
+/**
+ * ASN and BGP: /api/asn-radar, /api/asn-history, /api/asn-connectivity, and
+ * the CAIDA AS-relationship and AS-organisation snapshots the radar fallback
+ * and the connectivity graph read.
+ */
+const asn: FastifyPluginAsyncTypebox = async (app) => {
+  const datasets = new AsnDatasets({ upstream: app.upstream, dataDir: fromAppRoot(app.config.DATA_DIR), logger: app.log });
+  app.lifecycle.addStep({ phase: 'asn-datasets', name: 'asn-datasets', run: () => datasets.bootstrap() });
+  if (app.config.ASNDATA_AUTO_UPDATE) {
+    app.lifecycle.addStep({ phase: 'background', name: 'asn-datasets-updater', run: async () => datasets.startAutoUpdate() });
+    app.lifecycle.onStop('asn-datasets-updater', () => datasets.stopAutoUpdate());
+  }
+  await app.register(radar, { datasets });
+  await app.register(history);
+  await app.register(connectivity, { datasets });
+};
+
+export default asn;

@@ -1,0 +1,42 @@
+import type { Upstream } from '../../lib/upstream.js';
+import { UpstreamError } from '../../lib/upstream.js';
+
+// Cloudflare Radar: every answer is `{success, errors, result}`.
+const RADAR = 'https://api.cloudflare.com/client/v4/radar/';
+
+interface RadarEnvelope {
+  success?: boolean;
+  errors?: Array<{ message?: string }>;
+  result?: unknown;
+}
+
+/** GET one Radar endpoint with the bearer key; anything but a successful envelope with a result throws. */
+export async function radarGet<T>(upstream: Upstream, key: string, path: string, query: Record<string, string> = {}): Promise<T> {
+  const params = new URLSearchParams(query);
+  const url = `${RADAR}${path}${params.size ? `?${params}` : ''}`;
+  const body = await upstream.okJson<RadarEnvelope>(url, { headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
+  if (body?.success === false || body?.result === undefined || body.result === null || typeof body.result !== 'object') {
+    throw new UpstreamError(`Radar ${path} answered without a result${body?.errors?.[0]?.message ? `: ${body.errors[0].message}` : ''}`);
+  }
+  return body.result as T;
+}
+
+/** Radar sends shares and measurements as decimal strings; non-numeric entries are dropped. */
+export function numbers(record: unknown): Record<string, number> | null {
+  if (!record || typeof record !== 'object') return null;
+  const out: Record<string, number> = {};
+  for (const [name, value] of Object.entries(record)) {
+    const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+    if (Number.isFinite(n)) out[name] = n;
+  }
+  return Object.keys(out).length ? out : null;
+}
+
+export function str(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+export function num(value: unknown): number | null {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : null;
+}

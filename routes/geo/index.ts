@@ -1,0 +1,102 @@
+import { join } from 'node:path';
+import type { FastifyRequest } from 'fastify';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Lifecycle } from '../../lib/lifecycle.js';
+import { fromAppRoot } from '../../lib/app-root.js';
+import { guarded } from '../../schemas/guards.js';
+import { GeoDatabases } from '../../datasets/geo/databases.js';
+import { forwardedLang, normaliseLang } from './lang.js';
+import { GeoRecord, GeoRecordFields, type GeoBase } from './normalise.js';
+import { ADVANCED_FIELDS, ipApi, ip2location, ipSb, ipapiIs, ipinfo, localLookup, privateIpinfo } from './sources.js';
+import { timezoneAt, warmTimezones } from './timezone.js';
+
+export const DATABASE_NOT_LOADED = 'Geolocation database is not loaded';
+
+/** Each app's geo databases, by its lifecycle (one per app), for tests and tools that drive them directly. */
+export const geoDatabasesOf = new WeakMap<Lifecycle, GeoDatabases>();
+
+const ONE_DAY = 24 * 60 * 60;
+const ErrorBody = Type.Object({ error: Type.String() });
+const errors = { 400: ErrorBody, 500: ErrorBody, 503: ErrorBody };
+// `lang` takes any value, repeated or absurd: geo-local normalises it, the others forward it.
+const Lang = Type.Optional(Type.Unsafe<unknown>({}));
+const IpQuery = Type.Object({ ip: guarded('publicIp') });
+const IpLangQuery = Type.Object({ ip: guarded('publicIp'), lang: Lang });
+
+const AdvancedValue = Type.Union([Type.Boolean(), Type.Number(), Type.String(), Type.Null()]);
+const PrivateRecord = Type.Object({
+  ...GeoRecordFields,
+  advancedData: Type.Object(Object.fromEntries(ADVANCED_FIELDS.map((f) => [f, AdvancedValue]))),
+});
+const KeyedBRecord = Type.Object({ ...GeoRecordFields, isHosting: Type.Boolean(), isProxy: Type.Boolean() });
+
+// The guard hook has checked `ip` before any handler runs; Unsafe schemas type as unknown.
+const q = (request: FastifyRequest) => request.query as { ip: string; lang?: unknown };
+
+/** Appends the timezone found at the record's own coordinates (only ever on a success). */
+async function withTimezone<T extends GeoBase>(base: T): Promise<T & { timezone: string | null }> {
+  return { ...base, timezone: await timezoneAt(base.latitude, base.longitude) };
+}
+
+/** The seven geolocation routes and the local databases' life cycle. */
+const geo: FastifyPluginAsyncTypebox = async (app) => {
+  const databases = new GeoDatabases({
+    dir: join(fromAppRoot(app.config.DATA_DIR), 'geo'),
+    upstream: app.upstream,
+    accountId: app.config.GEODB_ACCOUNT_ID,
+    licenseKey: app.config.GEODB_LICENSE_KEY,
+    logger: app.log,
+  });
+  geoDatabasesOf.set(app.lifecycle, databases);
+  app.lifecycle.addStep({
+    phase: 'geo-databases',
+    name: 'geo databases',
+    run: async () => {
+      await databases.bootstrap();
+      await warmTimezones();
+    },
+  });
+  app.lifecycle.addStep({
+    phase: 'background',
+    name: 'geo database watcher and updater',
+    run: async () => {
+      databases.startWatcher();
+      if (app.config.GEODB_AUTO_UPDATE) databases.startAutoUpdate();
+    },
+  });
+  app.lifecycle.onStop('geo databases', () => databases.stop());
+
+  const cached = { cacheTtl: ONE_DAY };
+
+  app.get('/geo-keyed-a', { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, async (request) =>
+    withTimezone(await ipinfo(app, q(request).ip)),
+  );
+
+  app.get('/geo-free-a', { schema: { querystring: IpLangQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, async (request) =>
+    withTimezone(await ipApi(app, q(request).ip, forwardedLang(q(request).lang))),
+  );
+
+  app.get('/geo-free-b', { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, async (request) =>
+    withTimezone(await ipSb(app, q(request).ip)),
+  );
+
+  app.get('/geo-keyed-b', { schema: { querystring: IpQuery, response: { 200: KeyedBRecord, ...errors } }, config: cached }, async (request) =>
+    withTimezone(await ipapiIs(app, q(request).ip)),
+  );
+
+  app.get('/geo-keyed-c', { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, async (request) =>
+    withTimezone(await ip2location(app, q(request).ip)),
+  );
+
+  app.get('/geo-local', { schema: { querystring: IpLangQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, async (request, reply) => {
+    const city = databases.city;
+    if (!city) return reply.code(503).send({ error: DATABASE_NOT_LOADED });
+    return withTimezone(localLookup(databases, city, q(request).ip, normaliseLang(q(request).lang)));
+  });
+
+  app.get('/geo-private', { schema: { querystring: IpLangQuery, response: { 200: PrivateRecord, ...errors } } }, async (request) =>
+    withTimezone(await privateIpinfo(app, request, q(request).ip, forwardedLang(q(request).lang))),
+  );
+};
+
+export default geo;

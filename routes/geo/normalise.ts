@@ -1,0 +1,134 @@
+import { createRequire } from 'node:module';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import countries from 'i18n-iso-countries';
+
+const require = createRequire(import.meta.url);
+countries.registerLocale(require('i18n-iso-countries/langs/en.json') as Parameters<typeof countries.registerLocale>[0]);
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** The one geolocation record every geo route answers; every field is present, a missing value is null. */
+export const GeoRecordFields = {
+  ip: Type.String(),
+  city: Nullable(Type.String()),
+  region: Nullable(Type.String()),
+  country: Nullable(Type.String()),
+  country_name: Nullable(Type.String()),
+  country_code: Nullable(Type.String({ pattern: '^[A-Z]{2}$' })),
+  latitude: Nullable(Type.Number()),
+  longitude: Nullable(Type.Number()),
+  timezone: Nullable(Type.String()),
+  asn: Nullable(Type.String({ pattern: '^AS\\d+$' })),
+  org: Nullable(Type.String()),
+};
+export const GeoRecord = Type.Object(GeoRecordFields);
+export type GeoRecord = Static<typeof GeoRecord>;
+/** A record before the timezone is derived from its coordinates. */
+export type GeoBase = Omit<GeoRecord, 'timezone'>;
+
+const PLACEHOLDERS = new Set(['-', 'undefined', 'null', 'N/A']);
+
+/** A non-empty trimmed string, or null. */
+export function text(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  // ip2location fills unknown fields with "-"; other sources leak "undefined"/"null" strings.
+  return trimmed && !PLACEHOLDERS.has(trimmed) ? trimmed : null;
+}
+
+/** A finite number (numeric strings accepted), or null. */
+export function num(value: unknown): number | null {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) ? n : null;
+}
+
+/** Any ASN spelling (15169, "15169", "AS15169", "as15169") as "AS15169"; null when it is not one. */
+export function asnOf(value: unknown): string | null {
+  const raw = typeof value === 'number' ? String(value) : text(value);
+  const match = raw ? /^(?:AS)?(\d{1,10})$/i.exec(raw) : null;
+  if (!match) return null;
+  const n = Number(match[1]);
+  return n > 0 && n <= 0xffffffff ? `AS${n}` : null;
+}
+
+/** An ISO 3166-1 alpha-2 code, upper-cased; null otherwise. */
+export function countryCode(value: unknown): string | null {
+  const code = text(value);
+  return code && /^[a-z]{2}$/i.test(code) ? code.toUpperCase() : null;
+}
+
+/** The English short name of a country code, from the ISO table; null when unknown. */
+export function countryNameOf(code: string | null): string | null {
+  return code ? (countries.getName(code, 'en') ?? null) : null;
+}
+
+/** A "lat,lon" string (ipinfo's `loc`) as two numbers; both null unless both are valid. */
+export function parseLatLon(value: unknown): { latitude: number | null; longitude: number | null } {
+  const parts = text(value)?.split(',') ?? [];
+  const latitude = parts.length === 2 ? num(parts[0]) : null;
+  const longitude = parts.length === 2 ? num(parts[1]) : null;
+  return latitude !== null && longitude !== null && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180
+    ? { latitude, longitude }
+    : { latitude: null, longitude: null };
+}
+
+/** "AS15169 Google LLC" as its ASN and organisation; a string without the AS prefix is all organisation. */
+export function splitAsOrg(value: unknown): { asn: string | null; org: string | null } {
+  const raw = text(value);
+  if (!raw) return { asn: null, org: null };
+  const match = /^(AS\d+)(?:\s+(.*))?$/i.exec(raw);
+  if (!match) return { asn: null, org: raw };
+  return { asn: asnOf(match[1]), org: text(match[2]) };
+}
+
+export interface GeoParts {
+  ip: unknown;
+  city?: unknown;
+  region?: unknown;
+  /** The source's country name, in the answer's language when it has one. */
+  countryName?: unknown;
+  countryCode?: unknown;
+  latitude?: unknown;
+  longitude?: unknown;
+  asn?: unknown;
+  org?: unknown;
+}
+
+/**
+ * The record from one source's parts. `country` is the display name in the
+ * answer's language (the source's own, else the English one), `country_name`
+ * always the English name from the ISO table (the source's when the code is
+ * unknown), `country_code` the alpha-2 code.
+ */
+export function toRecord(parts: GeoParts, requestedIp: string): GeoBase {
+  const code = countryCode(parts.countryCode);
+  const english = countryNameOf(code);
+  const own = text(parts.countryName);
+  let latitude = num(parts.latitude);
+  let longitude = num(parts.longitude);
+  if (latitude === null || longitude === null || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) latitude = longitude = null;
+  return {
+    ip: text(parts.ip) ?? requestedIp,
+    city: text(parts.city),
+    region: text(parts.region),
+    country: own ?? english,
+    country_name: english ?? own,
+    country_code: code,
+    latitude,
+    longitude,
+    asn: asnOf(parts.asn),
+    org: text(parts.org),
+  };
+}
+
+/** The failure message an upstream put in its body, in the shapes the geo sources use. */
+export function upstreamMessage(body: unknown): string | null {
+  if (!body || typeof body !== 'object') return null;
+  const b = body as Record<string, unknown>;
+  const err = b.error;
+  if (err && typeof err === 'object') {
+    const e = err as Record<string, unknown>;
+    return text(e.message) ?? text(e.error_message) ?? text(e.title) ?? text(e.info);
+  }
+  return text(err) ?? text(b.message) ?? text(b.reason);
+}

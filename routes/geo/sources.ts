@@ -1,0 +1,204 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AsnResponse, CityResponse } from 'maxmind';
+import { pickKey } from '../../lib/keys.js';
+import { PrivateApi } from '../../lib/private-api.js';
+import { UpstreamError, type CallOptions } from '../../lib/upstream.js';
+import type { GeoDatabases } from '../../datasets/geo/databases.js';
+import type { DbLanguage } from './lang.js';
+import { parseLatLon, splitAsOrg, text, toRecord, upstreamMessage, type GeoBase } from './normalise.js';
+
+/** A 2xx JSON body; anything else throws with the upstream's own message when it gave one. */
+async function okBody(app: FastifyInstance, url: string, options?: CallOptions): Promise<Record<string, unknown>> {
+  const res = await app.upstream.json<unknown>(url, options);
+  if (res.status < 200 || res.status >= 300) {
+    throw new UpstreamError(upstreamMessage(res.data) ?? `Upstream answered ${res.status}`, res.status);
+  }
+  if (!res.data || typeof res.data !== 'object') throw new UpstreamError('Upstream answered without a record', res.status);
+  return res.data as Record<string, unknown>;
+}
+
+const obj = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' ? (value as Record<string, unknown>) : {});
+
+/** geo-keyed-a: ipinfo.io (token optional). */
+export async function ipinfo(app: FastifyInstance, ip: string): Promise<GeoBase> {
+  const key = pickKey(app.config.GEO_KEYED_A_API_KEY);
+  const data = await okBody(app, `https://ipinfo.io/${encodeURIComponent(ip)}${key ? `?token=${encodeURIComponent(key)}` : ''}`);
+  if (data.bogon === true) throw new UpstreamError('Upstream reports a bogon (reserved) address');
+  return toRecord(
+    { ip: data.ip, city: data.city, region: data.region, countryCode: data.country, ...parseLatLon(data.loc), ...splitAsOrg(data.org) },
+    ip,
+  );
+}
+
+// ip-api's field bitmask: status 16384, message 32768, country 1, countryCode 2,
+// regionName 8, city 16, lat 64, lon 128, isp 512, org 1024, as 2048, query 8192.
+const IP_API_FIELDS = 16384 + 32768 + 1 + 2 + 8 + 16 + 64 + 128 + 512 + 1024 + 2048 + 8192;
+
+/** geo-free-a: ip-api.com (free tier, plain HTTP); `lang` goes through as given. */
+export async function ipApi(app: FastifyInstance, ip: string, lang: string): Promise<GeoBase> {
+  const query = new URLSearchParams({ fields: String(IP_API_FIELDS), lang });
+  const data = await okBody(app, `http://ip-api.com/json/${encodeURIComponent(ip)}?${query}`);
+  // ip-api reports failures with HTTP 200.
+  if (data.status === 'fail') throw new UpstreamError(text(data.message) ?? 'Upstream reported a failure');
+  const as = splitAsOrg(data.as);
+  return toRecord(
+    {
+      ip: data.query,
+      city: data.city,
+      region: data.regionName,
+      countryName: data.country,
+      countryCode: data.countryCode,
+      latitude: data.lat,
+      longitude: data.lon,
+      asn: as.asn,
+      org: as.org ?? text(data.org) ?? text(data.isp),
+    },
+    ip,
+  );
+}
+
+/** geo-free-b: ip.sb. */
+export async function ipSb(app: FastifyInstance, ip: string): Promise<GeoBase> {
+  const data = await okBody(app, `https://api.ip.sb/geoip/${encodeURIComponent(ip)}`);
+  return toRecord(
+    {
+      ip: data.ip,
+      city: data.city,
+      region: data.region,
+      countryName: data.country,
+      countryCode: data.country_code,
+      latitude: data.latitude,
+      longitude: data.longitude,
+      asn: data.asn,
+      org: text(data.organization) ?? text(data.isp) ?? text(data.asn_organization),
+    },
+    ip,
+  );
+}
+
+/** Thrown when a route's required key setting is empty; the spec leaves it an unclean 500. */
+export class KeyNotConfigured extends Error {
+  readonly statusCode = 500;
+  constructor(setting: string) {
+    super(`${setting} is not configured`);
+  }
+}
+
+/** geo-keyed-b: ipapi.is, with its hosting and proxy flags. */
+export async function ipapiIs(app: FastifyInstance, ip: string): Promise<GeoBase & { isHosting: boolean; isProxy: boolean }> {
+  const key = pickKey(app.config.GEO_KEYED_B_API_KEY);
+  if (!key) throw new KeyNotConfigured('GEO_KEYED_B_API_KEY');
+  const data = await okBody(app, `https://api.ipapi.is/?${new URLSearchParams({ q: ip, key })}`);
+  const location = obj(data.location);
+  const asn = obj(data.asn);
+  return {
+    ...toRecord(
+      {
+        ip: data.ip,
+        city: location.city,
+        region: location.state,
+        countryName: location.country,
+        countryCode: location.country_code,
+        latitude: location.latitude,
+        longitude: location.longitude,
+        asn: asn.asn,
+        org: text(asn.org) ?? text(obj(data.company).name),
+      },
+      ip,
+    ),
+    isHosting: data.is_datacenter === true,
+    isProxy: data.is_proxy === true || data.is_vpn === true || data.is_tor === true,
+  };
+}
+
+/** geo-keyed-c: ip2location.io. */
+export async function ip2location(app: FastifyInstance, ip: string): Promise<GeoBase> {
+  const key = pickKey(app.config.GEO_KEYED_C_API_KEY);
+  if (!key) throw new KeyNotConfigured('GEO_KEYED_C_API_KEY');
+  const data = await okBody(app, `https://api.ip2location.io/?${new URLSearchParams({ ip, key })}`);
+  return toRecord(
+    {
+      ip: data.ip,
+      city: data.city_name,
+      region: data.region_name,
+      countryName: data.country_name,
+      countryCode: data.country_code,
+      latitude: data.latitude,
+      longitude: data.longitude,
+      asn: data.asn,
+      org: data.as,
+    },
+    ip,
+  );
+}
+
+const localName = (names: Partial<Record<string, string>> | undefined, lang: DbLanguage) => names?.[lang] ?? names?.en;
+
+/** geo-local: the city and ASN databases; an address they do not hold gives a record of nulls. */
+export function localLookup(databases: GeoDatabases, city: NonNullable<GeoDatabases['city']>, ip: string, lang: DbLanguage): GeoBase {
+  const c: CityResponse | null = city.get(ip);
+  const a: AsnResponse | null | undefined = databases.asn?.get(ip);
+  const country = c?.country ?? c?.registered_country;
+  return toRecord(
+    {
+      ip,
+      city: localName(c?.city?.names as Record<string, string> | undefined, lang),
+      region: localName(c?.subdivisions?.[0]?.names as Record<string, string> | undefined, lang),
+      countryName: localName(country?.names as Record<string, string> | undefined, lang),
+      countryCode: country?.iso_code,
+      latitude: c?.location?.latitude,
+      longitude: c?.location?.longitude,
+      asn: a?.autonomous_system_number,
+      org: a?.autonomous_system_organization,
+    },
+    ip,
+  );
+}
+
+/** The fields of advancedData; in the signed-out and over-quota states each holds the state's code. */
+export const ADVANCED_FIELDS = ['isProxy', 'isVpn', 'isTor', 'isHosting', 'isMobile', 'riskScore', 'connectionType'] as const;
+export const ADVANCED_STATES = ['sign_in_required', 'quota_exceeded'] as const;
+type AdvancedValue = boolean | number | string | null;
+
+function advancedData(raw: unknown): Record<(typeof ADVANCED_FIELDS)[number], AdvancedValue> {
+  const given = obj(raw);
+  // The companion API signals the two states with {"code": "..."}; no advancedData at all means a signed-out caller.
+  const state = raw === undefined || raw === null ? 'sign_in_required' : ADVANCED_STATES.find((s) => s === given.code);
+  const out = {} as Record<(typeof ADVANCED_FIELDS)[number], AdvancedValue>;
+  for (const field of ADVANCED_FIELDS) {
+    const value = given[field];
+    out[field] = state !== undefined ? state : ['boolean', 'number', 'string'].includes(typeof value) ? (value as AdvancedValue) : null;
+  }
+  return out;
+}
+
+/** geo-private: the companion API's /ipinfo, with the caller's headers and `lang` as given. */
+export async function privateIpinfo(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  ip: string,
+  lang: string,
+): Promise<GeoBase & { advancedData: ReturnType<typeof advancedData> }> {
+  const api = new PrivateApi(app.upstream, app.config);
+  const res = await api.forward(request, '/ipinfo', { query: { ip, lang } });
+  if (res.status < 200 || res.status >= 300) throw new UpstreamError(upstreamMessage(res.data) ?? `Upstream answered ${res.status}`, res.status);
+  const data = obj(res.data);
+  const as = splitAsOrg(data.org);
+  return {
+    ...toRecord(
+      {
+        ip: data.ip,
+        city: data.city,
+        region: data.region,
+        countryName: data.country_name ?? (text(data.country)?.length === 2 ? undefined : data.country),
+        countryCode: data.country_code ?? (text(data.country)?.length === 2 ? data.country : undefined),
+        latitude: data.latitude,
+        longitude: data.longitude,
+        asn: data.asn ?? as.asn,
+        org: as.org,
+      },
+      ip,
+    ),
+    advancedData: advancedData(data.advancedData),
+  };
+}

@@ -1,0 +1,37 @@
+type Find = (lat: number, lon: number) => string[];
+
+// geo-tz reads its boundary index when first imported; importing it once, on
+// first use or from the start-up warm-up, keeps that cost off every request
+// after the first and off the start-up of apps that never geolocate.
+let finder: Promise<Find> | undefined;
+const loadFinder = (): Promise<Find> => (finder ??= import('geo-tz/all').then((m) => m.find));
+
+const CACHE_MAX = 10_000;
+const cache = new Map<string, string | null>();
+
+/** Loads the timezone boundaries now (a start-up step), not on the first request. */
+export async function warmTimezones(): Promise<void> {
+  await loadFinder();
+}
+
+/**
+ * The IANA zone at the given coordinates, from an offline boundary lookup;
+ * null without usable coordinates. Coordinates are rounded to 0.01° (about a
+ * kilometre) for a small LRU cache, since sources answer the same city centres.
+ */
+export async function timezoneAt(latitude: number | null, longitude: number | null): Promise<string | null> {
+  if (latitude === null || longitude === null) return null;
+  if (!(Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180)) return null;
+  const key = `${latitude.toFixed(2)},${longitude.toFixed(2)}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const find = await loadFinder();
+  const zone = find(latitude, longitude)[0] ?? null;
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+  cache.set(key, zone);
+  return zone;
+}

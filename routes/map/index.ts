@@ -1,0 +1,105 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { defineGuard, guarded } from '../../schemas/guards.js';
+import { pickKey } from '../../lib/keys.js';
+import { API_KEY_MISSING } from '../../lib/private-api.js';
+
+export const UPSTREAM_ERROR = 'Upstream error';
+export const UPSTREAM_FETCH_FAILED = 'Upstream fetch failed';
+export const ONE_YEAR = 365 * 24 * 60 * 60;
+
+// Plain decimal notation only: exponents, hex, `Infinity` and blanks never
+// reach the upstream URL; the number is re-printed from its parsed value.
+const DECIMAL = /^[+-]?\d{1,3}(?:\.\d{1,15})?$/;
+
+function coordinate(limit: number, invalid: string) {
+  return (value: string) => {
+    const n = DECIMAL.test(value) ? Number(value) : NaN;
+    return Number.isFinite(n) && Math.abs(n) <= limit ? String(n) : { error: invalid };
+  };
+}
+
+defineGuard('mapLatitude', { missing: 'No latitude provided', invalid: 'Invalid latitude', check: coordinate(90, 'Invalid latitude') });
+defineGuard('mapLongitude', { missing: 'No longitude provided', invalid: 'Invalid longitude', check: coordinate(180, 'Invalid longitude') });
+defineGuard('mapLanguage', {
+  missing: 'No language provided',
+  invalid: 'Invalid language',
+  check: (value) => (/^[A-Za-z]{2}$/.test(value) ? value.toLowerCase() : { error: 'Invalid language' }),
+});
+
+// A night palette for Google Static Maps, one `style=` parameter per rule.
+export const DARK_STYLE = [
+  'element:geometry|color:0x242f3e',
+  'element:labels.text.stroke|color:0x242f3e',
+  'element:labels.text.fill|color:0x746855',
+  'feature:administrative.locality|element:labels.text.fill|color:0xd59563',
+  'feature:poi|element:labels.text.fill|color:0xd59563',
+  'feature:poi.park|element:geometry|color:0x263c3f',
+  'feature:road|element:geometry|color:0x38414e',
+  'feature:road|element:geometry.stroke|color:0x212a37',
+  'feature:road|element:labels.text.fill|color:0x9ca5b3',
+  'feature:road.highway|element:geometry|color:0x746855',
+  'feature:transit|element:geometry|color:0x2f3948',
+  'feature:water|element:geometry|color:0x17263c',
+  'feature:water|element:labels.text.fill|color:0x515c6d',
+];
+
+/** The fixed Static Maps URL; the caller only chooses the values of center, markers, language and the style set. */
+export function staticMapUrl(latitude: string, longitude: string, language: string, dark: boolean, key: string): string {
+  const params = new URLSearchParams({
+    center: `${latitude},${longitude}`,
+    markers: `color:red|${latitude},${longitude}`,
+    zoom: '9',
+    size: '640x320',
+    scale: '2',
+    maptype: 'roadmap',
+    language,
+    format: 'jpg',
+  });
+  if (dark) for (const rule of DARK_STYLE) params.append('style', rule);
+  params.set('key', key);
+  return `https://maps.googleapis.com/maps/api/staticmap?${params}`;
+}
+
+const ErrorBody = Type.Object({ error: Type.String() });
+
+/** GET /api/map: a Google Static Maps JPEG around a point, streamed through as it arrives. */
+const map: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/map',
+    {
+      schema: {
+        querystring: Type.Object({
+          latitude: guarded('mapLatitude'),
+          longitude: guarded('mapLongitude'),
+          language: guarded('mapLanguage'),
+          CanvasMode: Type.Optional(Type.String({ maxLength: 16 })),
+        }),
+        response: { 200: Type.Unknown({ description: 'the upstream image bytes, streamed' }), 400: ErrorBody, 500: ErrorBody, 502: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const key = pickKey(app.config.MAP_API_KEY);
+      if (!key) return reply.code(500).send({ error: API_KEY_MISSING });
+      const { latitude, longitude, language, CanvasMode } = request.query as { latitude: string; longitude: string; language: string; CanvasMode?: string };
+      let upstream;
+      try {
+        upstream = await app.upstream.request(staticMapUrl(latitude, longitude, language, CanvasMode === 'Dark', key));
+      } catch (err) {
+        request.log.warn({ err }, 'static map fetch failed');
+        return reply.code(502).send({ error: UPSTREAM_FETCH_FAILED });
+      }
+      if (upstream.status < 200 || upstream.status >= 300) {
+        // Drained so the connection returns to the pool instead of waiting for the timeout.
+        upstream.body.resume();
+        request.log.warn({ status: upstream.status }, 'static map upstream answered an error');
+        return reply.code(502).send({ error: UPSTREAM_ERROR });
+      }
+      const type = upstream.headers['content-type'];
+      reply.header('content-type', typeof type === 'string' && type ? type : 'image/jpeg');
+      reply.header('cache-control', `public, max-age=${ONE_YEAR}`);
+      return reply.send(upstream.body);
+    },
+  );
+};
+
+export default map;

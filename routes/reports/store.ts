@@ -1,0 +1,83 @@
+import type { Config } from '../../fastify.config.js';
+import type { Upstream } from '../../lib/upstream.js';
+
+/** The store did not take or give back a report; answered 502 and logged with its cause. */
+export class StoreError extends Error {
+  readonly statusCode = 502;
+  constructor(readonly cause: unknown) {
+    super('Report store unavailable');
+  }
+}
+
+/** What is kept under a report id: the report and when it stops being readable. */
+export interface StoredReport {
+  report: unknown;
+  expiresAt: string;
+}
+
+interface KvResult {
+  success?: unknown;
+  errors?: unknown;
+}
+
+/**
+ * Cloudflare Workers KV through its REST API (Bearer RADAR_API_KEY with KV
+ * edit rights). Keys expire on their own after `expiration_ttl` seconds.
+ */
+export class ReportStore {
+  private readonly base: string;
+
+  constructor(
+    private readonly upstream: Upstream,
+    private readonly config: Pick<Config, 'RADAR_API_KEY' | 'KV_ACCOUNT_ID' | 'KV_NAMESPACE_ID'>,
+  ) {
+    const account = encodeURIComponent(config.KV_ACCOUNT_ID);
+    const namespace = encodeURIComponent(config.KV_NAMESPACE_ID);
+    this.base = `https://api.cloudflare.com/client/v4/accounts/${account}/storage/kv/namespaces/${namespace}/values/`;
+  }
+
+  /** Writes `stored` under `id` for `ttlSeconds`; resolves only once the store confirmed the write. */
+  async put(id: string, stored: StoredReport, ttlSeconds: number): Promise<void> {
+    const form = new FormData();
+    form.set('value', JSON.stringify(stored));
+    form.set('metadata', JSON.stringify({ expiresAt: stored.expiresAt }));
+    // Response encodes the form as multipart/form-data, boundary included.
+    const encoded = new Response(form);
+    const body = Buffer.from(await encoded.arrayBuffer());
+    let result: { status: number; data: KvResult };
+    try {
+      result = await this.upstream.json<KvResult>(`${this.base}${id}?expiration_ttl=${ttlSeconds}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${this.config.RADAR_API_KEY}`, 'content-type': encoded.headers.get('content-type') ?? '' },
+        body,
+      });
+    } catch (err) {
+      throw new StoreError(err);
+    }
+    if (result.status < 200 || result.status >= 300 || result.data?.success !== true) {
+      throw new StoreError({ status: result.status, errors: result.data?.errors });
+    }
+  }
+
+  /** The report stored under `id`, or undefined when it is unknown or has expired. */
+  async get(id: string, now: number = Date.now()): Promise<StoredReport | undefined> {
+    let res: { status: number; text: string };
+    try {
+      res = await this.upstream.text(`${this.base}${id}`, { headers: { authorization: `Bearer ${this.config.RADAR_API_KEY}` } });
+    } catch (err) {
+      throw new StoreError(err);
+    }
+    if (res.status === 404) return undefined;
+    if (res.status !== 200) throw new StoreError({ status: res.status });
+    let stored: StoredReport;
+    try {
+      stored = JSON.parse(res.text) as StoredReport;
+    } catch (err) {
+      throw new StoreError(err);
+    }
+    // KV drops expired keys lazily at the edge; the stored expiry is the promise made to the sharer.
+    const expires = Date.parse(stored?.expiresAt);
+    if (!Number.isFinite(expires) || expires <= now) return undefined;
+    return stored;
+  }
+}

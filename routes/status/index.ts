@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { guarded } from '../../schemas/guards.js';
+import { PROVIDERS } from './providers.js';
+import { Detail, Overview, StatusPoller } from './poller.js';
+
+const FIVE_MINUTES = 5 * 60;
+const ErrorBody = Type.Object({ error: Type.String() });
+
+/**
+ * GET /api/service-status and /api/service-status/detail: answered from the
+ * poller's pre-serialised snapshot; no request ever reaches a status page.
+ */
+const serviceStatus: FastifyPluginAsyncTypebox = async (app) => {
+  const poller = new StatusPoller({ upstream: app.upstream, providers: PROVIDERS, logger: app.log });
+  app.lifecycle.addStep({ phase: 'service-status', name: 'prime service status', run: () => poller.refresh() });
+  app.lifecycle.addStep({ phase: 'background', name: 'service-status poller', run: async () => poller.start() });
+  app.lifecycle.onStop('service-status poller', () => poller.stop());
+
+  app.get(
+    '/service-status',
+    { schema: { response: { 200: Overview } }, config: { cacheTtl: FIVE_MINUTES } },
+    async () => poller.overview(),
+  );
+
+  app.get(
+    '/service-status/detail',
+    {
+      schema: { querystring: Type.Object({ id: guarded('providerId') }), response: { 200: Detail, 400: ErrorBody } },
+      config: { cacheTtl: FIVE_MINUTES },
+    },
+    async (request, reply) => {
+      // The guard has checked the slug against the same list the poller holds.
+      const detail = poller.detail(request.query.id as string);
+      if (detail === undefined) return reply.code(400).send({ error: 'Invalid provider id' });
+      return detail;
+    },
+  );
+};
+
+export default serviceStatus;

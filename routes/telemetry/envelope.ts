@@ -1,0 +1,114 @@
+/** An envelope the tunnel refuses to relay; answered 400. */
+export class MalformedEnvelope extends Error {
+  readonly statusCode = 400;
+}
+
+export interface EnvelopeItem {
+  /** The item header line exactly as received. */
+  headerBytes: Buffer;
+  header: Record<string, unknown>;
+  payload: Buffer;
+}
+
+export interface Envelope {
+  headerBytes: Buffer;
+  header: Record<string, unknown>;
+  items: EnvelopeItem[];
+}
+
+const NEWLINE = 0x0a;
+
+function parseHeader(bytes: Buffer, what: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new MalformedEnvelope(`Invalid ${what}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new MalformedEnvelope(`Invalid ${what}`);
+  return value as Record<string, unknown>;
+}
+
+function lineEnd(body: Buffer, from: number): number {
+  const end = body.indexOf(NEWLINE, from);
+  return end === -1 ? body.length : end;
+}
+
+/**
+ * Splits a telemetry (Sentry) envelope: a JSON header line, then items, each a
+ * JSON item header line and a payload that is either `length` bytes (binary
+ * safe) or runs to the next newline.
+ */
+export function parseEnvelope(body: Buffer): Envelope {
+  const first = body.indexOf(NEWLINE);
+  if (first === -1) throw new MalformedEnvelope('Invalid envelope: no item');
+  const headerBytes = body.subarray(0, first);
+  const header = parseHeader(headerBytes, 'envelope header');
+  const items: EnvelopeItem[] = [];
+  let pos = first + 1;
+  while (pos < body.length) {
+    const headerEnd = lineEnd(body, pos);
+    const itemHeaderBytes = body.subarray(pos, headerEnd);
+    pos = headerEnd + 1;
+    // A trailing newline after the last payload leaves an empty line behind.
+    if (itemHeaderBytes.length === 0 && pos >= body.length) break;
+    const itemHeader = parseHeader(itemHeaderBytes, 'item header');
+    if (typeof itemHeader.type !== 'string') throw new MalformedEnvelope('Invalid item header');
+    const length = itemHeader.length;
+    let payload: Buffer;
+    if (length === undefined) {
+      const end = pos > body.length ? body.length : lineEnd(body, pos);
+      payload = body.subarray(Math.min(pos, body.length), end);
+      pos = end + 1;
+    } else {
+      if (typeof length !== 'number' || !Number.isInteger(length) || length < 0 || pos + length > body.length) {
+        throw new MalformedEnvelope('Invalid item length');
+      }
+      payload = body.subarray(pos, pos + length);
+      pos += length;
+      if (pos < body.length) {
+        if (body[pos] !== NEWLINE) throw new MalformedEnvelope('Invalid item length');
+        pos += 1;
+      }
+    }
+    items.push({ headerBytes: itemHeaderBytes, header: itemHeader, payload });
+  }
+  return { headerBytes, header, items };
+}
+
+/**
+ * Writes `ip` into every event item's `user.ip_address`; the item's `length`
+ * is recomputed when it had one. Every other item keeps its exact bytes.
+ */
+export function withVisitorIp(envelope: Envelope, ip: string): Envelope {
+  const items = envelope.items.map((item) => {
+    if (item.header.type !== 'event') return item;
+    const event = parseHeader(item.payload, 'event item');
+    const user = typeof event.user === 'object' && event.user !== null && !Array.isArray(event.user) ? event.user : {};
+    const payload = Buffer.from(JSON.stringify({ ...event, user: { ...user, ip_address: ip } }));
+    if (item.header.length === undefined) return { ...item, payload };
+    const header = { ...item.header, length: payload.length };
+    return { header, headerBytes: Buffer.from(JSON.stringify(header)), payload };
+  });
+  return { ...envelope, items };
+}
+
+export function serialiseEnvelope(envelope: Envelope): Buffer {
+  const parts: Buffer[] = [envelope.headerBytes];
+  for (const item of envelope.items) parts.push(Buffer.of(NEWLINE), item.headerBytes, Buffer.of(NEWLINE), item.payload);
+  parts.push(Buffer.of(NEWLINE));
+  return Buffer.concat(parts);
+}
+
+/** The ingest URL of a DSN `https://{public key}@{host}/{path/}{project id}`, or undefined when it is not one. */
+export function ingestUrl(dsn: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(dsn);
+  } catch {
+    return undefined;
+  }
+  const match = /^(.*)\/(\d+)\/?$/.exec(url.pathname);
+  if (!url.username || !match || (url.protocol !== 'https:' && url.protocol !== 'http:')) return undefined;
+  return `${url.protocol}//${url.host}${match[1]}/api/${match[2]}/envelope/`;
+}

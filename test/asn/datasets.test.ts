@@ -1,0 +1,271 @@
+import { test, after, before, beforeEach, mock } from 'node:test';
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import pino from 'pino';
+import { FakeUpstream, fixture, fixtureBytes } from '../support/fake-upstream.js';
+import { buildTestApi, call } from '../support/app.js';
+import { registerCaidaFakeRoutes } from '../support/fake-routes/asn.js';
+import { Upstream } from '../../lib/upstream.js';
+import { AsnDatasets, FIRST_CHECK_MS } from '../../datasets/asn/store.js';
+import { parseAsRel, REL_PROVIDER } from '../../datasets/asn/graph.js';
+import { parseAsOrg } from '../../datasets/asn/orgs.js';
+import { upstreamTopology, MAX_DEPTH, MAX_NODES } from '../../datasets/asn/topology.js';
+import { generateAsRel, TIER1 } from '../../bench/gen-as-rel.js';
+import { dataDir, type DataDir } from './helpers.js';
+
+const CAIDA = 'publicdata.caida.org';
+const REL_DIR = '/datasets/as-relationships/serial-2/';
+const ORG_DIR = '/datasets/as-organizations/';
+const HOUR = 60 * 60 * 1000;
+
+let fake: FakeUpstream;
+before(async () => {
+  fake = await FakeUpstream.start();
+});
+beforeEach(() => {
+  fake.reset();
+  registerCaidaFakeRoutes(fake);
+});
+after(() => fake.close());
+
+function datasets(dir: DataDir): AsnDatasets {
+  const upstream = new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: fake.origin });
+  return new AsnDatasets({ upstream, dataDir: dir.path, logger: pino({ level: 'silent' }) });
+}
+
+/** A listing page that names `file` as the newest snapshot. */
+function listing(file: string): string {
+  return `<html><body><a href="20261101.as-rel2.txt.bz2">20261101.as-rel2.txt.bz2</a> <a href="${file}">${file}</a></body></html>`;
+}
+
+const leftovers = async (dir: DataDir) => (await readdir(join(dir.path, 'asn'))).filter((f) => f.includes('.download') || f.includes('.tmp'));
+
+test('the relationship parser builds the CSR graph and finds the Tier-1 clique', async () => {
+  const graph = await parseAsRel(Readable.from([fixture(CAIDA, '20261101.as-rel2.txt') as string]));
+  assert.equal(graph.size, 12);
+  assert.equal(graph.linkCount, 20);
+  assert.deepEqual([...graph.asns].slice(0, 4), [174, 1299, 2914, 3356]);
+  assert.deepEqual([...graph.tier1].map((i) => graph.asns[i]), [174, 1299, 2914, 3356]);
+  assert.deepEqual(graph.relationCounts(9002), { upstreams: 2, downstreams: 2, peers: 0 });
+  assert.deepEqual(graph.relationCounts(174), { upstreams: 0, downstreams: 2, peers: 3 });
+  assert.equal(graph.relationCounts(64511), undefined);
+  assert.equal(graph.offsets[graph.size], 40);
+});
+
+test('every AS\'s providers sit together at the end of its adjacency slice', async () => {
+  const graph = await parseAsRel(Readable.from([generateAsRel(3000, 3).text]));
+  for (let i = 0; i < graph.size; i++) {
+    const all = graph.neighboursOf(i, REL_PROVIDER).sort((a, b) => a - b);
+    assert.deepEqual(graph.providersOf(i).sort((a, b) => a - b), all);
+  }
+});
+
+test('on a generated snapshot the clique is the generator\'s Tier-1 set and every graph stays within its bounds', async () => {
+  const { text, asns } = generateAsRel(5000, 7);
+  const graph = await parseAsRel(Readable.from([text]));
+  assert.deepEqual([...graph.tier1].map((i) => graph.asns[i]).sort((a, b) => a - b), [...TIER1].sort((a, b) => a - b));
+  let truncated = 0;
+  for (const asn of asns.filter((_, i) => i % 97 === 0)) {
+    const topology = upstreamTopology(graph, asn);
+    assert.equal(topology.found, true);
+    assert.ok(topology.nodes.length <= MAX_NODES);
+    const inGraph = new Set(topology.nodes.map((n) => n.asn));
+    for (const n of topology.nodes) assert.ok(n.depth <= MAX_DEPTH);
+    for (const e of topology.edges) assert.ok(inGraph.has(e.from) && inGraph.has(e.to));
+    assert.ok(topology.nodes.some((n) => n.tier1), `AS${asn} reaches a Tier-1`);
+    if (topology.truncated) truncated++;
+  }
+  assert.ok(truncated > 0, 'some graphs needed trimming');
+});
+
+test('the parsers refuse a corrupt file rather than half-load it', async () => {
+  await assert.rejects(parseAsRel(Readable.from(['174|1299|0|bgp\n<html>502 Bad Gateway</html>\n'])), /line 2/);
+  await assert.rejects(parseAsRel(Readable.from(['174|1299|2|bgp\n'])), /unknown relation/);
+  await assert.rejects(parseAsRel(Readable.from(['# only comments\n'])), /no relationships/);
+  await assert.rejects(parseAsOrg(Readable.from(['ORG|2024|Name|US|ARIN\n'])), /before any/);
+  const orgs = await parseAsOrg(Readable.from([fixture(CAIDA, '20261101.as-org2info.txt') as string]));
+  assert.equal(orgs.size, 10);
+  assert.deepEqual(orgs.lookup(1299), { name: 'Arelion Sweden AB', country: 'SE' });
+  assert.equal(orgs.lookup(200000), undefined);
+});
+
+test('start-up downloads missing snapshots from the newest listing entries, decompressed under DATA_DIR', async (t) => {
+  const dir = await dataDir();
+  t.after(() => dir.remove());
+  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, DATA_DIR: dir.path });
+  await app.lifecycle.boot();
+  assert.deepEqual(
+    fake.requestsTo(CAIDA).map((r) => r.path).sort(),
+    [ORG_DIR, `${ORG_DIR}20261101.as-org2info.txt.gz`, REL_DIR, `${REL_DIR}20261101.as-rel2.txt.bz2`],
+  );
+  assert.equal(await readFile(join(dir.path, 'asn', 'as-rel2.txt'), 'utf8'), fixture(CAIDA, '20261101.as-rel2.txt'));
+  assert.equal(await readFile(join(dir.path, 'asn', 'as-org2info.txt'), 'utf8'), fixture(CAIDA, '20261101.as-org2info.txt'));
+  assert.deepEqual(JSON.parse(await readFile(join(dir.path, 'asn', 'state.json'), 'utf8')), {
+    relationships: '20261101.as-rel2.txt.bz2',
+    organisations: '20261101.as-org2info.txt.gz',
+  });
+  assert.deepEqual(await leftovers(dir), []);
+  const body = (await call(app, '/api/asn-connectivity?asn=9002')).json();
+  assert.equal(body.dataset, 'loaded');
+  assert.equal(body.nodes.find((n: { asn: number }) => n.asn === 9002).name, 'RETN Limited');
+  await app.close();
+});
+
+test('start-up with snapshots on disk loads them and downloads nothing', async (t) => {
+  const dir = await dataDir({ relationships: true, organisations: true });
+  t.after(() => dir.remove());
+  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, DATA_DIR: dir.path });
+  await app.lifecycle.boot();
+  assert.equal(fake.requestsTo(CAIDA).length, 0);
+  assert.equal((await call(app, '/api/asn-connectivity?asn=174')).json().found, true);
+  await app.close();
+});
+
+test('a failed start-up download is non-fatal: the route degrades to an empty graph', async (t) => {
+  const dir = await dataDir();
+  t.after(() => dir.remove());
+  fake.reset();
+  fake.on('GET', CAIDA, /.*/, { status: 503, body: 'Service Unavailable' });
+  const { app, logs } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, DATA_DIR: dir.path });
+  await app.lifecycle.boot();
+  assert.equal(logs.find('ASN dataset download failed').length, 2);
+  const res = await call(app, '/api/asn-connectivity?asn=13335');
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.json().dataset, 'unavailable');
+  await app.close();
+});
+
+test('a truncated download never replaces the snapshot in use', async (t) => {
+  const dir = await dataDir({ relationships: true });
+  t.after(() => dir.remove());
+  const ds = datasets(dir);
+  assert.equal(await ds.loadFromDisk('relationships'), true);
+  const before = ds.graph;
+  const good = fixtureBytes(CAIDA, '20261201.as-rel2.txt.bz2');
+  for (const cut of [good.subarray(0, good.length - 4), good.subarray(0, good.length >> 1)]) {
+    fake.on('GET', CAIDA, REL_DIR, { body: listing('20261201.as-rel2.txt.bz2') });
+    fake.on('GET', CAIDA, `${REL_DIR}20261201.as-rel2.txt.bz2`, { body: cut });
+    await assert.rejects(ds.update('relationships', false));
+    assert.equal(ds.graph, before);
+    assert.equal(await readFile(ds.path('relationships'), 'utf8'), fixture(CAIDA, '20261101.as-rel2.txt'));
+    assert.deepEqual(await leftovers(dir), []);
+  }
+});
+
+test('a well-formed but much smaller snapshot is taken as truncated and refused', async (t) => {
+  const dir = await dataDir({ relationships: true });
+  t.after(() => dir.remove());
+  const ds = datasets(dir);
+  await ds.loadFromDisk('relationships');
+  const before = ds.graph;
+  fake.on('GET', CAIDA, REL_DIR, { body: listing('20261215.as-rel2.txt.bz2') });
+  fake.on('GET', CAIDA, `${REL_DIR}20261215.as-rel2.txt.bz2`, { body: fixtureBytes(CAIDA, '20261215.as-rel2.txt.bz2') });
+  await assert.rejects(ds.update('relationships', false), /taken as truncated/);
+  assert.equal(ds.graph, before);
+  assert.equal(await readFile(ds.path('relationships'), 'utf8'), fixture(CAIDA, '20261101.as-rel2.txt'));
+});
+
+test('a download that decompresses to something else is refused', async (t) => {
+  const dir = await dataDir({ organisations: true });
+  t.after(() => dir.remove());
+  const ds = datasets(dir);
+  await ds.loadFromDisk('organisations');
+  const before = ds.orgs;
+  fake.on('GET', CAIDA, ORG_DIR, { body: '<a href="20261201.as-org2info.txt.gz">x</a>' });
+  fake.on('GET', CAIDA, `${ORG_DIR}20261201.as-org2info.txt.gz`, { body: gzipSync('<html><body>Access denied</body></html>\n') });
+  await assert.rejects(ds.update('organisations', false));
+  assert.equal(ds.orgs, before);
+  assert.equal(await readFile(ds.path('organisations'), 'utf8'), fixture(CAIDA, '20261101.as-org2info.txt'));
+  assert.deepEqual(await leftovers(dir), []);
+});
+
+test('a newer snapshot is swapped in atomically: the old one serves until the new one is complete and valid', async (t) => {
+  const dir = await dataDir({ relationships: true });
+  t.after(() => dir.remove());
+  const ds = datasets(dir);
+  await ds.loadFromDisk('relationships');
+  const before = ds.graph!;
+  assert.deepEqual(before.relationCounts(200000), { upstreams: 1, downstreams: 0, peers: 0 });
+  const newer = fixtureBytes(CAIDA, '20261201.as-rel2.txt.bz2');
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let sending!: () => void;
+  const started = new Promise<void>((resolve) => (sending = resolve));
+  fake.on('GET', CAIDA, REL_DIR, { body: listing('20261201.as-rel2.txt.bz2') });
+  fake.on('GET', CAIDA, `${REL_DIR}20261201.as-rel2.txt.bz2`, async (_req, res) => {
+    res.writeHead(200, { 'content-length': String(newer.length) });
+    res.write(newer.subarray(0, 100));
+    sending();
+    await held;
+    res.end(newer.subarray(100));
+  });
+  const updating = ds.update('relationships', false);
+  await started;
+  assert.equal(ds.graph, before);
+  assert.equal(await readFile(ds.path('relationships'), 'utf8'), fixture(CAIDA, '20261101.as-rel2.txt'));
+  release();
+  assert.equal(await updating, true);
+  assert.notEqual(ds.graph, before);
+  assert.deepEqual(ds.graph!.relationCounts(200000), { upstreams: 2, downstreams: 0, peers: 0 });
+  assert.match(await readFile(ds.path('relationships'), 'utf8'), /1299\|200000\|-1/);
+  assert.equal(JSON.parse(await readFile(join(dir.path, 'asn', 'state.json'), 'utf8')).relationships, '20261201.as-rel2.txt.bz2');
+  assert.deepEqual(await leftovers(dir), []);
+  // Already current: the next check downloads nothing.
+  const downloads = fake.requestsTo(CAIDA, `${REL_DIR}2026`).length;
+  assert.equal(await ds.update('relationships', false), false);
+  assert.equal(fake.requestsTo(CAIDA, `${REL_DIR}2026`).length, downloads);
+});
+
+test('auto-update: first check a minute after start, then every 24 hours, stopped on request', async (t) => {
+  const dir = await dataDir({ relationships: true, organisations: true });
+  t.after(() => dir.remove());
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  t.after(() => mock.timers.reset());
+  const ds = datasets(dir);
+  ds.startAutoUpdate();
+  const listings = () => fake.requestsTo(CAIDA).filter((r) => r.path === REL_DIR).length;
+
+  mock.timers.tick(FIRST_CHECK_MS - 1);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(listings(), 0);
+  let checked = once(ds, 'checked');
+  mock.timers.tick(1);
+  await checked;
+  assert.equal(listings(), 1);
+  assert.equal(fake.requestsTo(CAIDA, `${REL_DIR}20261101`).length, 1, 'no state yet: the newest snapshot is fetched once');
+
+  checked = once(ds, 'checked');
+  mock.timers.tick(24 * HOUR - FIRST_CHECK_MS);
+  await checked;
+  assert.equal(listings(), 2);
+  assert.equal(fake.requestsTo(CAIDA, `${REL_DIR}20261101`).length, 1, 'current snapshot: nothing downloaded');
+
+  ds.stopAutoUpdate();
+  mock.timers.tick(48 * HOUR);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(listings(), 2);
+});
+
+test('ASNDATA_AUTO_UPDATE=true starts the updater as a background step and app.close stops it', async (t) => {
+  const dir = await dataDir({ relationships: true, organisations: true });
+  t.after(() => dir.remove());
+  // Both snapshots current, so the check only reads the listings.
+  await writeFile(join(dir.path, 'asn', 'state.json'), JSON.stringify({ relationships: '20261101.as-rel2.txt.bz2', organisations: '20261101.as-org2info.txt.gz' }));
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  t.after(() => mock.timers.reset());
+  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, DATA_DIR: dir.path, ASNDATA_AUTO_UPDATE: 'true' });
+  await app.lifecycle.boot();
+  assert.equal(fake.requestsTo(CAIDA).length, 0);
+  mock.timers.tick(FIRST_CHECK_MS);
+  for (let i = 0; i < 10_000 && fake.requestsTo(CAIDA, ORG_DIR).length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(fake.requestsTo(CAIDA).map((r) => r.path), [REL_DIR, ORG_DIR]);
+  await app.close();
+  const seen = fake.requestsTo(CAIDA).length;
+  mock.timers.tick(48 * HOUR);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(fake.requestsTo(CAIDA).length, seen);
+});

@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CANONICAL_HOSTNAMES } from '../../routes/configs/index.js';
+import { buildTestApi, call } from '../support/app.js';
+
+const KEYS = {
+  MAP_API_KEY: 'k-map',
+  GEO_KEYED_A_API_KEY: 'k-a',
+  GEO_KEYED_B_API_KEY: 'k-b',
+  GEO_KEYED_C_API_KEY: 'k-c',
+  PRIVATE_API_KEY: 'k-private',
+  PRIVATE_API_ENDPOINT: 'https://private.example/api',
+  RADAR_API_KEY: 'k-radar',
+  KV_ACCOUNT_ID: 'acc',
+  KV_NAMESPACE_ID: 'ns',
+};
+
+test('configs: every flag follows its setting, and no key value is ever sent', async () => {
+  const { app } = await buildTestApi(KEYS);
+  const res = await call(app, '/api/configs');
+  assert.deepEqual(res.json(), { map: true, ipInfo: true, ipChecking: true, ip2location: true, originalSite: false, cloudFlare: true, ipapiis: true, reportSharing: true });
+  for (const value of Object.values(KEYS)) assert.ok(!res.body.includes(value), value);
+  await app.close();
+
+  const bare = await buildTestApi({ PRIVATE_API_KEY: 'only-key', KV_ACCOUNT_ID: 'acc' });
+  const flags = (await call(bare.app, '/api/configs')).json();
+  assert.equal(flags.ipChecking, false, 'the private API needs key and endpoint');
+  assert.equal(flags.reportSharing, false, 'report sharing needs all three settings');
+  await bare.app.close();
+});
+
+test('configs: originalSite only for a Referer on a canonical hostname', async () => {
+  const { app } = await buildTestApi({ ALLOWED_DOMAINS: [...CANONICAL_HOSTNAMES, 'mirror.example'].join(',') });
+  const flag = async (referer: string) => (await call(app, { method: 'GET', url: '/api/configs', headers: { referer } })).json().originalSite;
+  for (const host of CANONICAL_HOSTNAMES) assert.equal(await flag(`https://${host}/some/page`), true, host);
+  assert.equal(await flag('https://mirror.example/'), false);
+  assert.equal(await flag('http://localhost:5173/'), false);
+  await app.close();
+});

@@ -1,0 +1,156 @@
+import { test, mock } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { APP_ROOT } from '../../lib/app-root.js';
+import { SLOW_DOWN_MAX_DELAY_MS } from '../../plugins/slow-down.js';
+import { buildTestApiWith, call, type LogCapture } from '../support/app.js';
+
+// The telemetry tunnel mounts only with TELEMETRY_DSN_FRONTEND; a stand-in GET
+// route shows what both global limiters do on its path.
+const routes: FastifyPluginAsync = async (app) => {
+  app.get('/monitoring', async () => ({ ok: true }));
+};
+
+const from = (ip: string) => ({ 'x-forwarded-for': ip });
+const get = (app: FastifyInstance, url: string, ip = '198.51.100.10') => call(app, { method: 'GET', url, headers: from(ip) });
+
+async function until<T>(check: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+const entered = (logs: LogCapture) => logs.find('entered the rate-limited state');
+
+test('over SECURITY_RATE_LIMIT: 429 {"message":"Too Many Requests"} and one warning per entry', async () => {
+  const { app, logs } = await buildTestApiWith({ SECURITY_RATE_LIMIT: '2' }, routes);
+  assert.equal((await get(app, '/api/configs')).statusCode, 200);
+  assert.equal((await get(app, '/api/configs')).statusCode, 200);
+  for (let i = 0; i < 4; i++) {
+    const res = await get(app, '/api/configs');
+    assert.equal(res.statusCode, 429);
+    assert.deepEqual(res.json(), { message: 'Too Many Requests' });
+    assert.equal(res.headers['cache-control'], 'no-store');
+    assert.ok(Number(res.headers['retry-after']) > 0);
+  }
+  assert.equal(entered(logs).length, 1);
+  assert.equal(entered(logs)[0]!.level, 40);
+  assert.equal(entered(logs)[0]!.ip, '198.51.100.10');
+  // Another client has its own budget and its own entry.
+  assert.equal((await get(app, '/api/configs', '203.0.113.20')).statusCode, 200);
+  assert.equal((await get(app, '/api/configs', '203.0.113.20')).statusCode, 200);
+  assert.equal((await get(app, '/api/configs', '203.0.113.20')).statusCode, 429);
+  assert.equal((await get(app, '/api/configs', '203.0.113.20')).statusCode, 429);
+  assert.equal(entered(logs).length, 2);
+  await app.close();
+});
+
+test('the limiter counts requests the Referer gate rejects, and 429s are request-logged', async () => {
+  const { app, logs } = await buildTestApiWith({ SECURITY_RATE_LIMIT: '1', LOG_HTTP: 'true' }, routes);
+  const noReferer = await app.inject({ method: 'GET', url: '/api/configs', headers: from('198.51.100.11') });
+  assert.equal(noReferer.statusCode, 403);
+  const limited = await get(app, '/api/configs', '198.51.100.11');
+  assert.equal(limited.statusCode, 429);
+  const line = logs.find('request completed').find((l) => l.statusCode === 429);
+  assert.equal(line?.level, 40);
+  await app.close();
+});
+
+test('SECURITY_RATE_LIMIT=0 disables the limiter', async () => {
+  const { app } = await buildTestApiWith({}, routes);
+  for (let i = 0; i < 30; i++) assert.equal((await get(app, '/api/configs')).statusCode, 200);
+  await app.close();
+});
+
+test('the ledger gets one line per entry, relative to the app root, its folder created', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ledger-'));
+  const file = join(dir, 'nested', 'deeper', 'blacklist.log');
+  const { app, logs } = await buildTestApiWith({ SECURITY_RATE_LIMIT: '1', SECURITY_BLACKLIST_LOG_FILE_PATH: relative(APP_ROOT, file) }, routes);
+  await get(app, '/api/configs', '198.51.100.12');
+  for (let i = 0; i < 3; i++) assert.equal((await get(app, '/api/configs', '198.51.100.12')).statusCode, 429);
+  const text = await until(async () => (existsSync(file) ? readFile(file, 'utf8') : undefined));
+  const lines = text.trim().split('\n');
+  assert.equal(lines.length, 1);
+  assert.match(lines[0]!, /^\d{4}-\d\d-\d\dT\S+Z 198\.51\.100\.12 GET \/api\/configs$/);
+  assert.equal(entered(logs).length, 1, 'the warning is written as well');
+  await app.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('a ledger write failure is logged and the request is still answered', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ledger-'));
+  const blocker = join(dir, 'a-file');
+  await writeFile(blocker, 'not a folder');
+  const { app, logs } = await buildTestApiWith({ SECURITY_RATE_LIMIT: '1', SECURITY_BLACKLIST_LOG_FILE_PATH: join(blocker, 'ledger.log') }, routes);
+  await get(app, '/api/configs');
+  const res = await get(app, '/api/configs');
+  assert.equal(res.statusCode, 429);
+  assert.deepEqual(res.json(), { message: 'Too Many Requests' });
+  const failure = await until(() => logs.find('could not write the rate-limit ledger')[0]);
+  assert.equal(failure.level, 50);
+  assert.equal((await get(app, '/api/configs')).statusCode, 429);
+  await app.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('/api/monitoring skips both global limiters', async () => {
+  const { app } = await buildTestApiWith({ SECURITY_RATE_LIMIT: '1', SECURITY_DELAY_AFTER: '1' }, routes);
+  for (let i = 0; i < 6; i++) {
+    const res = await get(app, '/api/monitoring');
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['x-slow-down-delay'], undefined);
+    assert.equal(res.headers['x-slow-down-limit'], undefined);
+    assert.equal(res.headers['x-ratelimit-limit'], undefined);
+  }
+  assert.equal((await get(app, '/api/configs')).statusCode, 200);
+  assert.equal((await get(app, '/api/configs')).statusCode, 429);
+  assert.equal((await get(app, '/api/monitoring')).statusCode, 200);
+  await app.close();
+});
+
+test('slow-down: after SECURITY_DELAY_AFTER requests each one waits hits × 400 ms and is never rejected', async () => {
+  const { app } = await buildTestApiWith({ SECURITY_DELAY_AFTER: '2' }, routes);
+  const delays: Array<string | undefined> = [];
+  for (let i = 0; i < 4; i++) {
+    const res = await get(app, '/api/configs');
+    assert.equal(res.statusCode, 200);
+    delays.push(res.headers['x-slow-down-delay'] as string | undefined);
+  }
+  assert.deepEqual(delays, [undefined, undefined, '400', '800']);
+  const other = await get(app, '/api/configs', '203.0.113.30');
+  assert.equal(other.headers['x-slow-down-delay'], undefined, 'counted per client IP');
+  await app.close();
+});
+
+test('slow-down: the delay stops growing at the documented maximum', async () => {
+  const { app } = await buildTestApiWith({ SECURITY_DELAY_AFTER: '1' }, routes);
+  mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    let last: string | undefined;
+    for (let i = 0; i < 28; i++) {
+      let done = false;
+      const pending = get(app, '/api/configs').then((res) => {
+        done = true;
+        return res;
+      });
+      while (!done) {
+        await new Promise((r) => setImmediate(r));
+        mock.timers.tick(SLOW_DOWN_MAX_DELAY_MS);
+      }
+      const res = await pending;
+      assert.equal(res.statusCode, 200);
+      last = res.headers['x-slow-down-delay'] as string | undefined;
+    }
+    assert.equal(last, String(SLOW_DOWN_MAX_DELAY_MS));
+    assert.equal(SLOW_DOWN_MAX_DELAY_MS, 10 * 1000);
+  } finally {
+    mock.timers.reset();
+    await app.close();
+  }
+});

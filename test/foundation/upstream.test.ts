@@ -1,0 +1,131 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { MockAgent } from 'undici';
+import { loadConfig } from '../../fastify.config.js';
+import { pickKey } from '../../lib/keys.js';
+import { redactUrl } from '../../lib/logger.js';
+import { PRODUCT_NAME, PRODUCT_VERSION } from '../../lib/app-root.js';
+import { Upstream, UpstreamError, forwardableHeaders } from '../../lib/upstream.js';
+import { FakeUpstream } from '../support/fake-upstream.js';
+import { buildTestApi, call } from '../support/app.js';
+
+let fake: FakeUpstream;
+before(async () => {
+  fake = await FakeUpstream.start();
+});
+after(() => fake.close());
+
+const client = (settings: Partial<ConstructorParameters<typeof Upstream>[0]> = {}) =>
+  new Upstream({ timeoutMs: 8000, siteUrl: 'https://ipcheck.example/', overrideOrigin: fake.origin, ...settings });
+
+test('User-Agent is <name>/v<version>/<SITE_URL without trailing slash>', async () => {
+  fake.on('GET', 'ua.example', '/a', { json: {} });
+  await client().json('https://ua.example/a');
+  const [sent] = fake.requestsTo('ua.example', '/a');
+  assert.equal(sent?.headers['user-agent'], `${PRODUCT_NAME}/v${PRODUCT_VERSION}/https://ipcheck.example`);
+  assert.equal(PRODUCT_NAME, 'netdiag-backend');
+  assert.match(PRODUCT_VERSION, /^\d+\.\d+\.\d+/);
+  assert.equal(client({ siteUrl: 'https://x.example///' }).userAgent, `${PRODUCT_NAME}/v${PRODUCT_VERSION}/https://x.example`);
+});
+
+test('a caller-supplied User-Agent wins, also on header pass-through', async () => {
+  fake.on('GET', 'ua.example', '/b', { json: {} });
+  await client().json('https://ua.example/b', { headers: { 'User-Agent': 'CallerAgent/1.0' } });
+  const incoming = { 'user-agent': 'Browser/99', 'accept-language': 'de', host: 'api.local', 'content-length': '0', authorization: 'Bearer t' };
+  await client().json('https://ua.example/b', { headers: forwardableHeaders(incoming) });
+  const [first, second] = fake.requestsTo('ua.example', '/b');
+  assert.equal(first?.headers['user-agent'], 'CallerAgent/1.0');
+  assert.equal(second?.headers['user-agent'], 'Browser/99');
+  assert.equal(second?.headers['accept-language'], 'de');
+  assert.equal(second?.headers.authorization, 'Bearer t');
+  assert.notEqual(second?.headers.host, 'api.local');
+});
+
+test('UPSTREAM_OVERRIDE_ORIGIN rewrites https://HOST/PATH?Q to ORIGIN/HOST/PATH?Q with method, headers and body', async () => {
+  assert.equal(client().target('https://api.example.com/v1/x?a=1&b=2'), `${fake.origin}/api.example.com/v1/x?a=1&b=2`);
+  assert.equal(client({ overrideOrigin: `${fake.origin}/` }).target('https://h.example:8443/p'), `${fake.origin}/h.example:8443/p`);
+  assert.equal(client({ overrideOrigin: '' }).target('https://api.example.com/v1?x=1'), 'https://api.example.com/v1?x=1');
+  fake.on('POST', 'api.example.com', '/v1/items', { status: 201, json: { created: true } });
+  const res = await client().json('https://api.example.com/v1/items?z=9', { method: 'POST', headers: { 'x-test': 'yes', 'content-type': 'application/json' }, body: '{"n":1}' });
+  assert.equal(res.status, 201);
+  const [sent] = fake.requestsTo('api.example.com', '/v1/items');
+  assert.equal(sent?.method, 'POST');
+  assert.equal(sent?.query.get('z'), '9');
+  assert.equal(sent?.headers['x-test'], 'yes');
+  assert.equal(sent?.body.toString(), '{"n":1}');
+});
+
+test('the default timeout is 8 s, and the app’s client uses the setting', async () => {
+  assert.equal(loadConfig({}).UPSTREAM_TIMEOUT_MS, 8000);
+  assert.equal(loadConfig({ UPSTREAM_TIMEOUT_MS: '1500' }).UPSTREAM_TIMEOUT_MS, 1500);
+  const { app } = await buildTestApi();
+  assert.equal(app.upstream.timeoutMs, 8000);
+  await app.close();
+});
+
+test('a timeout surfaces as an abort error, before headers and while the body streams', async () => {
+  fake.on('GET', 'slow.example', '/hang', { hang: true });
+  await assert.rejects(client({ timeoutMs: 50 }).json('https://slow.example/hang'), (err: Error) => err.name === 'AbortError');
+  fake.on('GET', 'slow.example', '/trickle', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"partial":');
+  });
+  await assert.rejects(client({ timeoutMs: 50 }).json('https://slow.example/trickle'), (err: Error) => err.name === 'AbortError');
+  await assert.rejects(client().json('https://slow.example/hang', { timeoutMs: 30 }), (err: Error) => err.name === 'AbortError');
+});
+
+test('a route whose upstream hangs answers 500 with the abort message, within UPSTREAM_TIMEOUT_MS', async () => {
+  fake.on('GET', 'api.github.com', '/repos/o/hang', { hang: true });
+  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, UPSTREAM_TIMEOUT_MS: '50', REPO_STARS_REPOSITORY: 'o/hang' });
+  const res = await call(app, '/api/repo-stars');
+  assert.equal(res.statusCode, 500);
+  assert.equal(res.headers['cache-control'], 'no-store');
+  assert.deepEqual(Object.keys(res.json()), ['error']);
+  assert.match(res.json().error, /abort/i);
+  await app.close();
+});
+
+test('json(), okJson() and malformed or failing upstreams', async () => {
+  fake.on('GET', 'bad.example', '/html', { body: '<html>oops</html>', status: 200 });
+  fake.on('GET', 'bad.example', '/403', { status: 403, json: { message: 'API rate limit exceeded' }, headers: { 'x-ratelimit-remaining': '0' } });
+  fake.on('GET', 'bad.example', '/drop', { destroy: true });
+  await assert.rejects(client().json('https://bad.example/html'), UpstreamError);
+  await assert.rejects(client().okJson('https://bad.example/403'), (err: UpstreamError) => err instanceof UpstreamError && err.status === 403);
+  assert.equal((await client().json('https://bad.example/403')).status, 403);
+  await assert.rejects(client().json('https://bad.example/drop'));
+});
+
+test('repo-stars: an upstream failure is 500 {"error": message}, never cached', async () => {
+  fake.on('GET', 'api.github.com', '/repos/o/limited', { status: 403, json: { message: 'API rate limit exceeded' }, headers: { 'x-ratelimit-remaining': '0' } });
+  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, REPO_STARS_REPOSITORY: 'o/limited' });
+  const res = await call(app, '/api/repo-stars');
+  assert.equal(res.statusCode, 500);
+  assert.equal(res.headers['cache-control'], 'no-store');
+  assert.deepEqual(res.json(), { error: 'Upstream answered 403' });
+  assert.equal(fake.requestsTo('api.github.com', '/repos/o/limited')[0]?.headers.accept, 'application/vnd.github+json');
+  await app.close();
+});
+
+test('an injected dispatcher (undici MockAgent) receives the calls', async () => {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  agent.get('https://mocked.example').intercept({ path: '/v' }).reply(200, { v: 1 });
+  const res = await client({ overrideOrigin: '', dispatcher: agent }).json('https://mocked.example/v');
+  assert.deepEqual(res.data, { v: 1 });
+  await agent.close();
+});
+
+test('pickKey picks one entry of a comma list at random per call', () => {
+  assert.equal(pickKey(''), undefined);
+  assert.equal(pickKey(' , ,'), undefined);
+  assert.equal(pickKey('only'), 'only');
+  const seen = new Set<string>();
+  for (let i = 0; i < 200; i++) seen.add(pickKey('k1, k2,k3')!);
+  assert.deepEqual([...seen].sort(), ['k1', 'k2', 'k3']);
+});
+
+test('redactUrl masks key-like query parameters and URL credentials', () => {
+  assert.equal(redactUrl('https://h.example/p?key=abc&ip=1.1.1.1'), 'https://h.example/p?key=[redacted]&ip=1.1.1.1');
+  assert.equal(redactUrl('https://h.example/p?ip=1&token=t&apiKey=k&api_key=a&license_key=l'), 'https://h.example/p?ip=1&token=[redacted]&apiKey=[redacted]&api_key=[redacted]&license_key=[redacted]');
+  assert.equal(redactUrl('https://user:pass@h.example/db.tar.gz'), 'https://[redacted]@h.example/db.tar.gz');
+});

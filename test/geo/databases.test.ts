@@ -1,0 +1,338 @@
+import { test, after, before, beforeEach, afterEach, mock } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtemp, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import * as tar from 'tar';
+import { FakeUpstream } from '../support/fake-upstream.js';
+import { buildTestApi, call, LogCapture } from '../support/app.js';
+import { Upstream } from '../../lib/upstream.js';
+import type { BootStep } from '../../lib/lifecycle.js';
+import { GeoDatabases, type Edition } from '../../datasets/geo/databases.js';
+import { geoDatabasesOf } from '../../routes/geo/index.js';
+import { asnDatabase, cityDatabase } from './sample-databases.js';
+
+const HOST = 'download.maxmind.com';
+const EDITION: Record<Edition, string> = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' };
+const OLD = new Date('2026-01-01T00:00:00Z');
+
+let fake: FakeUpstream;
+let work: string;
+before(async () => {
+  fake = await FakeUpstream.start();
+});
+after(() => fake.close());
+beforeEach(async () => {
+  fake.reset();
+  work = await mkdtemp(join(tmpdir(), 'geo-db-'));
+});
+afterEach(() => rm(work, { recursive: true, force: true }));
+
+/** A tar.gz laid out like MaxMind's: one dated folder holding the database and its licence. */
+async function archive(edition: Edition, mmdb: Buffer): Promise<Buffer> {
+  const src = await mkdtemp(join(work, 'src-'));
+  const folder = `${EDITION[edition]}_20261120`;
+  await mkdir(join(src, folder));
+  await writeFile(join(src, folder, `${EDITION[edition]}.mmdb`), mmdb);
+  await writeFile(join(src, folder, 'LICENSE.txt'), 'test licence');
+  const chunks: Buffer[] = [];
+  for await (const chunk of tar.c({ gzip: true, cwd: src, portable: true }, [folder])) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** Serves one edition's archive and checksum, as the download service does. */
+function serve(edition: Edition, tgz: Buffer, lastModified: Date, checksum = sha256(tgz)) {
+  const path = `/geoip/databases/${EDITION[edition]}/download`;
+  const headers = { 'last-modified': lastModified.toUTCString(), 'content-type': 'application/gzip' };
+  fake.on('*', HOST, path, (req, res) => {
+    const suffix = req.query.get('suffix');
+    if (suffix === 'tar.gz.sha256') return void res.writeHead(200).end(`${checksum}  ${EDITION[edition]}_20261120.tar.gz\n`);
+    if (suffix !== 'tar.gz') return void res.writeHead(400).end('bad suffix');
+    res.writeHead(200, { ...headers, 'content-length': String(tgz.length) });
+    res.end(req.method === 'HEAD' ? undefined : tgz);
+  });
+}
+
+function databases(dir: string, logs = new LogCapture(), credentials = true, downloadCapMs?: number) {
+  const logger = pino({ level: 'debug' }, logs);
+  return {
+    logs,
+    dbs: new GeoDatabases({
+      dir,
+      upstream: new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: fake.origin, logger }),
+      accountId: credentials ? '12345' : '',
+      licenseKey: credentials ? 'licence-secret' : '',
+      logger,
+      downloadCapMs,
+    }),
+  };
+}
+
+async function seed(dir: string, city = cityDatabase(), asn = asnDatabase()) {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'GeoLite2-City.mmdb'), city);
+  await writeFile(join(dir, 'GeoLite2-ASN.mmdb'), asn);
+  await utimes(join(dir, 'GeoLite2-City.mmdb'), OLD, OLD);
+  await utimes(join(dir, 'GeoLite2-ASN.mmdb'), OLD, OLD);
+}
+
+const epoch = (dbs: GeoDatabases, e: Edition) => dbs[e]!.metadata.buildEpoch.getTime() / 1000;
+
+test('boot: missing databases are downloaded with HTTP Basic, verified, extracted and loaded; geo-local answers', async () => {
+  serve('city', await archive('city', cityDatabase(1_800_000_000)), new Date('2026-11-20T00:00:00Z'));
+  serve('asn', await archive('asn', asnDatabase(1_800_000_000)), new Date('2026-11-20T00:00:00Z'));
+  const { app, logs } = await buildTestApi({
+    DATA_DIR: work,
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    GEODB_ACCOUNT_ID: '12345',
+    GEODB_LICENSE_KEY: 'licence-secret',
+  });
+  assert.equal((await call(app, '/api/geo-local?ip=8.8.8.8')).statusCode, 503);
+  await geoDatabasesOf.get(app.lifecycle)!.bootstrap();
+  const res = await call(app, '/api/geo-local?ip=8.8.8.8');
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.json().city, 'Mountain View');
+  assert.equal(res.json().asn, 'AS15169');
+
+  const sent = fake.requestsTo(HOST);
+  assert.equal(sent.length, 4, 'one checksum and one archive per edition');
+  const basic = 'Basic ' + Buffer.from('12345:licence-secret').toString('base64');
+  assert.ok(sent.every((r) => r.headers.authorization === basic));
+  const files = await readdir(join(work, 'geo'));
+  assert.deepEqual(files.sort(), ['GeoLite2-ASN.mmdb', 'GeoLite2-City.mmdb'], 'no temporary files are left');
+  assert.ok(!logs.text.includes('licence-secret'), 'the licence key never reaches a log line');
+  await app.close();
+});
+
+test('boot: without credentials nothing is downloaded; present databases are not re-downloaded', async () => {
+  const { dbs, logs } = databases(join(work, 'geo'), new LogCapture(), false);
+  await dbs.bootstrap();
+  assert.equal(fake.requests.length, 0);
+  assert.equal(dbs.city, undefined);
+  assert.equal(logs.find('no download credentials').length, 1);
+
+  await seed(join(work, 'seeded'));
+  const seeded = databases(join(work, 'seeded')).dbs;
+  await seeded.bootstrap();
+  assert.equal(fake.requests.length, 0);
+  assert.ok(seeded.city && seeded.asn);
+});
+
+test('download follows the redirect to storage without sending the credentials there', async () => {
+  const tgz = await archive('city', cityDatabase(1_800_000_000));
+  fake.on('GET', HOST, '/geoip/databases/GeoLite2-City/download', (req, res) => {
+    if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(tgz)}  x.tar.gz\n`);
+    res.writeHead(302, { location: 'https://storage.example/signed/GeoLite2-City.tar.gz?sig=abc' }).end();
+  });
+  fake.on('GET', 'storage.example', '/signed/GeoLite2-City.tar.gz', { body: tgz });
+  const { dbs } = databases(join(work, 'geo'));
+  await dbs.download('city', Date.now() + 60_000);
+  assert.equal(epoch(dbs, 'city'), 1_800_000_000);
+  const [storage] = fake.requestsTo('storage.example');
+  assert.equal(storage?.query.get('sig'), 'abc');
+  assert.equal(storage?.headers.authorization, undefined);
+});
+
+test('a download with a bad checksum never replaces the good database', async () => {
+  const dir = join(work, 'geo');
+  await seed(dir);
+  const before = await readFile(join(dir, 'GeoLite2-City.mmdb'));
+  const { dbs, logs } = databases(dir);
+  await dbs.loadAll();
+  serve('city', await archive('city', cityDatabase(1_800_000_000)), new Date(), 'f'.repeat(64));
+  serve('asn', await archive('asn', asnDatabase()), OLD);
+  await dbs.checkForUpdates();
+  assert.deepEqual(await readFile(join(dir, 'GeoLite2-City.mmdb')), before);
+  assert.equal(epoch(dbs, 'city'), 1_790_000_000, 'the loaded reader stays');
+  assert.match(String((logs.find('geo database update failed')[0]?.err as { message?: string })?.message), /checksum mismatch/);
+  assert.deepEqual((await readdir(dir)).sort(), ['GeoLite2-ASN.mmdb', 'GeoLite2-City.mmdb']);
+});
+
+test('a download whose checksum matches but which holds no valid database is refused', async () => {
+  const dir = join(work, 'geo');
+  await seed(dir);
+  const before = await readFile(join(dir, 'GeoLite2-City.mmdb'));
+  const { dbs, logs } = databases(dir);
+  await dbs.loadAll();
+  serve('city', await archive('city', Buffer.from('garbage, not a database at all')), new Date());
+  await dbs.checkForUpdates();
+  assert.deepEqual(await readFile(join(dir, 'GeoLite2-City.mmdb')), before);
+  assert.equal(epoch(dbs, 'city'), 1_790_000_000);
+  assert.ok(logs.find('geo database update failed').length >= 1);
+
+  // An ASN database delivered as the city edition is also refused.
+  serve('city', await archive('city', asnDatabase(1_800_000_000)), new Date());
+  await dbs.checkForUpdates();
+  assert.deepEqual(await readFile(join(dir, 'GeoLite2-City.mmdb')), before);
+  assert.equal(epoch(dbs, 'city'), 1_790_000_000);
+});
+
+test('scheduler: first check 60 s after start, then every 24 h, downloading only a newer copy; atomic swap', async () => {
+  const dir = join(work, 'geo');
+  await seed(dir);
+  const { dbs } = databases(dir);
+  await dbs.loadAll();
+  const cityPath = join(dir, 'GeoLite2-City.mmdb');
+  const oldInode = (await stat(cityPath)).ino;
+  let cityModified = new Date('2026-11-20T00:00:00Z');
+  let cityArchive = await archive('city', cityDatabase(1_800_000_000));
+  fake.on('*', HOST, '/geoip/databases/GeoLite2-City/download', (req, res) => {
+    if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(cityArchive)}  c.tar.gz\n`);
+    res.writeHead(200, { 'last-modified': cityModified.toUTCString() }).end(req.method === 'HEAD' ? undefined : cityArchive);
+  });
+  serve('asn', await archive('asn', asnDatabase(1_800_000_000)), OLD);
+  const heads = () => fake.requestsTo(HOST).filter((r) => r.method === 'HEAD').length;
+  const archiveGets = (e: Edition) =>
+    fake.requestsTo(HOST, `/geoip/databases/${EDITION[e]}/`).filter((r) => r.method === 'GET' && r.query.get('suffix') === 'tar.gz').length;
+
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  try {
+    dbs.startAutoUpdate();
+    mock.timers.tick(59_999);
+    await dbs.idle();
+    assert.equal(fake.requests.length, 0, 'nothing before 60 s');
+
+    mock.timers.tick(1);
+    await dbs.idle();
+    assert.equal(heads(), 2, 'first check: one HEAD per edition');
+    assert.equal(archiveGets('city'), 1, 'the newer city copy is downloaded');
+    assert.equal(archiveGets('asn'), 0, 'the ASN copy is not newer');
+    assert.equal(epoch(dbs, 'city'), 1_800_000_000, 'the new reader is in use');
+    assert.equal(epoch(dbs, 'asn'), 1_790_000_000);
+    const swapped = await stat(cityPath);
+    assert.notEqual(swapped.ino, oldInode, 'replaced by rename, not rewritten in place');
+    assert.equal(swapped.mtime.getTime(), cityModified.getTime(), 'the file carries the upstream Last-Modified');
+
+    mock.timers.tick(24 * 60 * 60 * 1000 - 1);
+    await dbs.idle();
+    assert.equal(heads(), 2, 'no second check before 24 h');
+    mock.timers.tick(1);
+    await dbs.idle();
+    assert.equal(heads(), 4, 'second check after 24 h');
+    assert.equal(archiveGets('city'), 1, 'an unchanged upstream copy is not downloaded again');
+
+    cityModified = new Date('2026-11-27T00:00:00Z');
+    cityArchive = await archive('city', cityDatabase(1_810_000_000));
+    mock.timers.tick(24 * 60 * 60 * 1000);
+    await dbs.idle();
+    assert.equal(heads(), 6);
+    assert.equal(archiveGets('city'), 2, 'a later upstream copy is downloaded');
+    assert.equal(epoch(dbs, 'city'), 1_810_000_000);
+  } finally {
+    dbs.stop();
+    mock.timers.reset();
+  }
+  assert.deepEqual((await readdir(dir)).sort(), ['GeoLite2-ASN.mmdb', 'GeoLite2-City.mmdb']);
+});
+
+test('scheduler: an upstream without Last-Modified is not downloaded; stop() cancels the pending first check', async () => {
+  const dir = join(work, 'geo');
+  await seed(dir);
+  const { dbs, logs } = databases(dir);
+  await dbs.loadAll();
+  fake.on('HEAD', HOST, /^\/geoip\/databases\//, { status: 200 });
+  await dbs.checkForUpdates();
+  assert.equal(fake.requests.filter((r) => r.method === 'GET').length, 0);
+  assert.equal(logs.find('no Last-Modified').length, 2);
+
+  fake.reset();
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  try {
+    dbs.startAutoUpdate();
+    dbs.stop();
+    mock.timers.tick(24 * 60 * 60 * 1000);
+    await dbs.idle();
+    assert.equal(fake.requests.length, 0);
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  assert.fail(`gave up waiting for ${what}`);
+}
+
+test('watcher: a database replaced by hand is reloaded; a corrupt replacement keeps the old one', async () => {
+  const dir = join(work, 'geo');
+  await seed(dir);
+  const { dbs, logs } = databases(dir);
+  await dbs.loadAll();
+  dbs.startWatcher();
+  try {
+    await writeFile(join(dir, 'incoming.tmp'), asnDatabase(1_805_000_000, 'GOOGLE LLC'));
+    await rename(join(dir, 'incoming.tmp'), join(dir, 'GeoLite2-ASN.mmdb'));
+    await until(() => epoch(dbs, 'asn') === 1_805_000_000, 'the ASN reload');
+    assert.equal(dbs.asn!.get('8.8.8.8')?.autonomous_system_organization, 'GOOGLE LLC');
+    assert.equal(epoch(dbs, 'city'), 1_790_000_000, 'the other database is untouched');
+
+    await writeFile(join(dir, 'GeoLite2-City.mmdb'), Buffer.from('half-copied garbage'));
+    await until(() => logs.find('geo database could not be loaded').length > 0, 'the failed reload');
+    assert.equal(epoch(dbs, 'city'), 1_790_000_000);
+    assert.equal(dbs.city!.get('8.8.8.8')?.city?.names.en, 'Mountain View');
+  } finally {
+    dbs.stop();
+  }
+});
+
+test('boot: a failed download leaves geo-local at 503 and the start-up step still completes', async () => {
+  fake.on('GET', HOST, /^\/geoip\//, { status: 401, body: 'Invalid license key' });
+  const { dbs, logs } = databases(join(work, 'geo'));
+  await dbs.bootstrap();
+  assert.equal(dbs.city, undefined);
+  assert.equal(logs.find('geo database boot download failed').length, 2);
+});
+
+test('boot: a download that stalls is abandoned at the cap; the step finishes and geo-local stays unloaded', async () => {
+  const tgz = await archive('city', cityDatabase());
+  fake.on('GET', HOST, /^\/geoip\//, (req, res) => {
+    if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(tgz)}  x.tar.gz\n`);
+    res.writeHead(200, { 'content-length': String(tgz.length) });
+    res.write(tgz.subarray(0, 100));
+  });
+  const { dbs, logs } = databases(join(work, 'geo'), new LogCapture(), true, 300);
+  await dbs.bootstrap();
+  assert.equal(dbs.city, undefined);
+  assert.ok(logs.find('geo database boot download failed').length >= 1);
+  assert.deepEqual(await readdir(join(work, 'geo')), [], 'the partial download is removed');
+});
+
+test('app wiring: the geo-databases step loads, the background step starts the updater, closing the app stops it', async () => {
+  await seed(join(work, 'geo'));
+  fake.on('HEAD', HOST, /^\/geoip\/databases\//, { status: 200, headers: { 'last-modified': OLD.toUTCString() } });
+  const { app } = await buildTestApi({
+    DATA_DIR: work,
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    GEODB_ACCOUNT_ID: '12345',
+    GEODB_LICENSE_KEY: 'licence-secret',
+    GEODB_AUTO_UPDATE: 'true',
+  });
+  // Only this capability's steps run here; the others' belong to their own tests.
+  const steps = (app.lifecycle as unknown as { steps: BootStep[] }).steps.filter((s) => s.name.startsWith('geo'));
+  assert.deepEqual(
+    steps.map((s) => s.phase),
+    ['geo-databases', 'background'],
+  );
+  const dbs = geoDatabasesOf.get(app.lifecycle)!;
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  try {
+    for (const step of steps) await step.run();
+    assert.equal((await call(app, '/api/geo-local?ip=8.8.8.8')).statusCode, 200);
+    mock.timers.tick(60_000);
+    await dbs.idle();
+    assert.equal(fake.requestsTo(HOST).length, 2, 'the first check ran');
+    await app.close();
+    mock.timers.tick(48 * 60 * 60 * 1000);
+    await dbs.idle();
+    assert.equal(fake.requestsTo(HOST).length, 2, 'no check after the app closed');
+  } finally {
+    mock.timers.reset();
+  }
+});

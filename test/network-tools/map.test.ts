@@ -1,0 +1,187 @@
+import { test, after, before, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+import { FakeUpstream, fixtureBytes } from '../support/fake-upstream.js';
+import { buildTestApi, call, REFERER } from '../support/app.js';
+import { DARK_STYLE } from '../../routes/map/index.js';
+
+const HOST = 'maps.googleapis.com';
+const PATH = '/maps/api/staticmap';
+const IMAGE = fixtureBytes(HOST, 'staticmap.jpg');
+const OK_QUERY = 'latitude=52.52&longitude=13.405&language=DE';
+
+let fake: FakeUpstream;
+before(async () => {
+  fake = await FakeUpstream.start();
+});
+after(() => fake.close());
+beforeEach(() => fake.reset());
+
+async function api(env: Record<string, string> = { MAP_API_KEY: 'map-key' }) {
+  return (await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...env })).app;
+}
+
+async function closedOrigin(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+test('the fixture holds every byte value', () => {
+  assert.equal(new Set(IMAGE).size, 256);
+});
+
+test('streams the image byte for byte with the upstream content type, cacheable for a year', async () => {
+  fake.on('GET', HOST, PATH, { body: IMAGE, headers: { 'content-type': 'image/jpeg' } });
+  const app = await api();
+  const res = await call(app, { url: `/api/map?${OK_QUERY}`, headers: { authorization: 'Bearer caller', cookie: 'sid=1' } });
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.headers['content-type'], 'image/jpeg');
+  assert.equal(res.headers['cache-control'], 'public, max-age=31536000');
+  assert.ok(res.rawPayload.equals(IMAGE));
+
+  const [sent] = fake.requestsTo(HOST, PATH);
+  assert.equal(sent?.query.get('center'), '52.52,13.405');
+  assert.equal(sent?.query.get('language'), 'de');
+  assert.equal(sent?.query.get('format'), 'jpg');
+  assert.equal(sent?.query.get('key'), 'map-key');
+  assert.deepEqual(sent?.query.getAll('style'), []);
+  assert.equal(sent?.headers.authorization, undefined);
+  assert.equal(sent?.headers.cookie, undefined);
+  await app.close();
+});
+
+test('the content type is the upstream one, whatever it is', async () => {
+  fake.on('GET', HOST, PATH, { body: IMAGE, headers: { 'content-type': 'image/png' } });
+  const app = await api();
+  const res = await call(app, `/api/map?${OK_QUERY}`);
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.headers['content-type'], 'image/png');
+  await app.close();
+});
+
+test('CanvasMode=Dark adds the dark style rules; other values keep the default style', async () => {
+  fake.on('GET', HOST, PATH, { body: IMAGE, headers: { 'content-type': 'image/jpeg' } });
+  const app = await api();
+  await call(app, `/api/map?${OK_QUERY}&CanvasMode=Dark`);
+  await call(app, `/api/map?${OK_QUERY}&CanvasMode=Light`);
+  const [dark, light] = fake.requestsTo(HOST, PATH);
+  assert.deepEqual(dark?.query.getAll('style'), DARK_STYLE);
+  assert.deepEqual(light?.query.getAll('style'), []);
+  await app.close();
+});
+
+test('a comma list of keys rotates through pickKey', async (t) => {
+  fake.on('GET', HOST, PATH, { body: IMAGE, headers: { 'content-type': 'image/jpeg' } });
+  const app = await api({ MAP_API_KEY: 'key-one, key-two' });
+  const random = t.mock.method(Math, 'random', () => 0);
+  await call(app, `/api/map?${OK_QUERY}`);
+  random.mock.mockImplementation(() => 0.99);
+  await call(app, `/api/map?${OK_QUERY}`);
+  assert.deepEqual(
+    fake.requestsTo(HOST, PATH).map((r) => r.query.get('key')),
+    ['key-one', 'key-two'],
+  );
+  await app.close();
+});
+
+test('without MAP_API_KEY the answer is 500 API key is missing, uncached, with no upstream call', async () => {
+  const app = await api({});
+  const res = await call(app, `/api/map?${OK_QUERY}`);
+  assert.equal(res.statusCode, 500);
+  assert.deepEqual(res.json(), { error: 'API key is missing' });
+  assert.equal(res.headers['cache-control'], 'no-store');
+  assert.equal(fake.requests.length, 0);
+  await app.close();
+});
+
+test('invalid or missing parameters get their own 400 as JSON, uncached', async () => {
+  const app = await api();
+  const cases: Array<[string, string]> = [
+    ['longitude=13&language=de', 'No latitude provided'],
+    ['latitude=52&language=de', 'No longitude provided'],
+    ['latitude=52&longitude=13', 'No language provided'],
+    ['latitude=90.5&longitude=13&language=de', 'Invalid latitude'],
+    ['latitude=1e1&longitude=13&language=de', 'Invalid latitude'],
+    ['latitude=abc&longitude=13&language=de', 'Invalid latitude'],
+    ['latitude=52&longitude=-180.01&language=de', 'Invalid longitude'],
+    ['latitude=52&longitude=Infinity&language=de', 'Invalid longitude'],
+    ['latitude=52&longitude=13&language=deu', 'Invalid language'],
+    ['latitude=52&longitude=13&language=d1', 'Invalid language'],
+  ];
+  for (const [query, error] of cases) {
+    const res = await call(app, `/api/map?${query}`);
+    assert.equal(res.statusCode, 400, query);
+    assert.deepEqual(res.json(), { error }, query);
+    assert.equal(res.headers['cache-control'], 'no-store');
+    assert.match(String(res.headers['content-type']), /^application\/json/);
+  }
+  const edges = await call(app, '/api/map?latitude=-90&longitude=180&language=en');
+  assert.notEqual(edges.statusCode, 400);
+  assert.equal(fake.requestsTo(HOST).length, 1);
+  await app.close();
+});
+
+test('parameters cannot inject upstream parameters or a host', async () => {
+  const app = await api();
+  for (const query of [
+    'latitude=52%26key%3Dmine&longitude=13&language=de',
+    'latitude=52&longitude=13%40evil.example&language=de',
+    'latitude=52&longitude=13&language=de%2F..',
+  ]) {
+    const res = await call(app, `/api/map?${query}`);
+    assert.equal(res.statusCode, 400, query);
+  }
+  assert.equal(fake.requests.length, 0);
+  await app.close();
+});
+
+test('an upstream error status becomes a 502 JSON answer, uncached', async () => {
+  fake.on('GET', HOST, PATH, { status: 403, body: Buffer.alloc(256 * 1024, 1), headers: { 'content-type': 'text/html' } });
+  const app = await api();
+  const res = await call(app, `/api/map?${OK_QUERY}`);
+  assert.equal(res.statusCode, 502);
+  assert.deepEqual(res.json(), { error: 'Upstream error' });
+  assert.equal(res.headers['cache-control'], 'no-store');
+  await app.close();
+});
+
+test('an unreachable map server is a 502 JSON answer, uncached', async () => {
+  const app = (await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: await closedOrigin(), MAP_API_KEY: 'map-key' })).app;
+  const res = await call(app, `/api/map?${OK_QUERY}`);
+  assert.equal(res.statusCode, 502);
+  assert.deepEqual(res.json(), { error: 'Upstream fetch failed' });
+  assert.equal(res.headers['cache-control'], 'no-store');
+  await app.close();
+});
+
+test('the first bytes reach the caller before the upstream has finished sending', async () => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let releasedByCaller = false;
+  fake.on('GET', HOST, PATH, async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'image/jpeg' });
+    res.write(IMAGE.subarray(0, 100));
+    // If the route buffered the whole body, the caller would never see these
+    // bytes; the fallback ends the body anyway so the test cannot hang.
+    const fallback = new Promise<void>((resolve) => setTimeout(resolve, 5000).unref());
+    await Promise.race([released.then(() => (releasedByCaller = true)), fallback]);
+    res.end(IMAGE.subarray(100));
+  });
+  const app = await api();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const res = await request(`http://127.0.0.1:${port}/api/map?${OK_QUERY}`, { headers: REFERER });
+  const chunks: Buffer[] = [];
+  for await (const chunk of res.body) {
+    chunks.push(chunk as Buffer);
+    release();
+  }
+  assert.equal(releasedByCaller, true);
+  assert.ok(Buffer.concat(chunks).equals(IMAGE));
+  await app.close();
+});

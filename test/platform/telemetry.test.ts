@@ -1,0 +1,217 @@
+import { test, after, before, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { FakeUpstream, fixture } from '../support/fake-upstream.js';
+import { buildTestApi, call } from '../support/app.js';
+import { FAKE_TELEMETRY_DSN } from '../support/fake-routes/platform.js';
+import { parseEnvelope } from '../../routes/telemetry/envelope.js';
+
+const INGEST_HOST = 'o0.ingest.sentry.io';
+const INGEST_PATH = '/api/0/envelope/';
+const DSN = FAKE_TELEMETRY_DSN;
+
+let fake: FakeUpstream;
+before(async () => {
+  fake = await FakeUpstream.start();
+});
+after(() => fake.close());
+beforeEach(() => {
+  fake.reset();
+  fake.on('POST', INGEST_HOST, INGEST_PATH, { json: fixture(INGEST_HOST, 'envelope-accepted.json') });
+});
+
+const env = (extra: Record<string, string> = {}) => ({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, TELEMETRY_DSN_FRONTEND: DSN, ...extra });
+
+function envelope(dsn: string, ...items: Array<[Record<string, unknown>, Buffer | string]>): Buffer {
+  const parts: Buffer[] = [Buffer.from(JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc', dsn, sent_at: '2026-11-22T23:59:00.000Z' }))];
+  for (const [header, payload] of items) parts.push(Buffer.from('\n'), Buffer.from(JSON.stringify(header)), Buffer.from('\n'), Buffer.from(payload));
+  parts.push(Buffer.from('\n'));
+  return Buffer.concat(parts);
+}
+
+const event = JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc', level: 'error', platform: 'javascript', user: { id: 'u1', ip_address: '{{auto}}' } });
+
+function send(app: Parameters<typeof call>[0], body: Buffer | string, headers: Record<string, string> = { 'content-type': 'text/plain;charset=UTF-8' }) {
+  return call(app, { method: 'POST', url: '/api/monitoring', payload: body, headers });
+}
+
+test('without TELEMETRY_DSN_FRONTEND the tunnel is not mounted', async () => {
+  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin });
+  const res = await send(app, envelope(DSN, [{ type: 'event' }, event]));
+  assert.equal(res.statusCode, 404);
+  assert.equal(fake.requestsTo(INGEST_HOST).length, 0);
+  await app.close();
+});
+
+test('an envelope for the configured DSN is relayed with the visitor address written into its events', async () => {
+  const { app } = await buildTestApi(env());
+  const res = await send(app, envelope(DSN, [{ type: 'event', length: Buffer.byteLength(event) }, event], [{ type: 'session' }, '{"sid":"abc","status":"ok"}']), {
+    'content-type': 'text/plain;charset=UTF-8',
+    'cf-connecting-ip': '203.0.113.50',
+    'x-forwarded-for': '198.51.100.1',
+  });
+  assert.equal(res.statusCode, 200);
+  assert.deepEqual(res.json(), { id: '9ec79c33ec9942ab8353589fcb2e04dc' });
+  assert.equal(res.headers['cache-control'], 'no-store');
+  const [relayed] = fake.requestsTo(INGEST_HOST, INGEST_PATH);
+  assert.equal(relayed?.headers['content-type'], 'application/x-sentry-envelope');
+  const sent = parseEnvelope(relayed!.body);
+  assert.equal(sent.header.dsn, DSN);
+  const [eventItem, session] = sent.items;
+  const payload = JSON.parse(eventItem!.payload.toString());
+  assert.deepEqual(payload.user, { id: 'u1', ip_address: '203.0.113.50' });
+  assert.equal(eventItem!.header.length, eventItem!.payload.length);
+  assert.equal(session!.payload.toString(), '{"sid":"abc","status":"ok"}');
+  await app.close();
+});
+
+test('an invalid CF-Connecting-IP falls back to the client address, and events without a user get one', async () => {
+  const { app } = await buildTestApi(env());
+  const bare = JSON.stringify({ event_id: 'abc', message: 'x' });
+  const res = await send(app, envelope(DSN, [{ type: 'event' }, bare]), { 'content-type': 'text/plain', 'cf-connecting-ip': 'not-an-ip', 'x-forwarded-for': '198.51.100.7' });
+  assert.equal(res.statusCode, 200);
+  const sent = parseEnvelope(fake.requestsTo(INGEST_HOST)[0]!.body);
+  assert.deepEqual(JSON.parse(sent.items[0]!.payload.toString()).user, { ip_address: '198.51.100.7' });
+  await app.close();
+});
+
+test('binary attachments pass through byte for byte', async () => {
+  const { app } = await buildTestApi(env());
+  const binary = Buffer.concat([randomBytes(4096), Buffer.from('\n\n{"not":"json"}\n'), randomBytes(512)]);
+  const body = envelope(
+    DSN,
+    [{ type: 'event', length: Buffer.byteLength(event) }, event],
+    [{ type: 'attachment', length: binary.length, filename: 'dump.bin', content_type: 'application/octet-stream' }, binary],
+  );
+  const res = await send(app, body, { 'content-type': 'application/x-sentry-envelope', 'cf-connecting-ip': '2001:db8::1' });
+  assert.equal(res.statusCode, 200);
+  const relayed = fake.requestsTo(INGEST_HOST)[0]!.body;
+  const sent = parseEnvelope(relayed);
+  assert.ok(sent.items[1]!.payload.equals(binary));
+  assert.ok(relayed.includes(binary));
+  assert.equal(JSON.parse(sent.items[0]!.payload.toString()).user.ip_address, '2001:db8::1');
+  await app.close();
+});
+
+test('a body without a Content-Type header is accepted', async () => {
+  const { app } = await buildTestApi(env());
+  const res = await send(app, envelope(DSN, [{ type: 'event' }, event]), {});
+  assert.equal(res.statusCode, 200);
+  assert.equal(fake.requestsTo(INGEST_HOST).length, 1);
+  await app.close();
+});
+
+test('a different DSN is 403 and nothing is relayed', async () => {
+  const { app } = await buildTestApi(env());
+  for (const dsn of ['https://other@o0.ingest.sentry.io/0', `${DSN}/`, DSN.toUpperCase()]) {
+    const res = await send(app, envelope(dsn, [{ type: 'event' }, event]));
+    assert.equal(res.statusCode, 403);
+    assert.equal(res.headers['cache-control'], 'no-store');
+  }
+  const noDsn = await send(app, '{"event_id":"abc"}\n{"type":"event"}\n{}\n');
+  assert.equal(noDsn.statusCode, 403);
+  assert.equal(fake.requestsTo(INGEST_HOST).length, 0);
+  await app.close();
+});
+
+test('malformed envelopes are 400, never 500', async () => {
+  const { app, logs } = await buildTestApi(env());
+  const header = JSON.stringify({ dsn: DSN });
+  const bodies: Array<string | Buffer> = [
+    header,
+    'not json\n{"type":"event"}\n{}',
+    '[1,2]\n{"type":"event"}\n{}',
+    `${header}\nnot json\n{}`,
+    `${header}\n{"type":"attachment","length":100}\nshort`,
+    `${header}\n{"type":"attachment","length":-1}\nx`,
+    `${header}\n{"type":"event"}\nnot json`,
+    `${header}\n{"length":2}\nab`,
+  ];
+  // A binary item without a `length` runs to the first newline; the bytes after it are no item header.
+  bodies.push(Buffer.concat([Buffer.from(`${header}\n{"type":"attachment"}\n`), Buffer.from([0x00, 0xff, 0x0a, 0xfe, 0x01, 0x0a])]));
+  for (const body of bodies) {
+    const res = await send(app, body);
+    assert.equal(res.statusCode, 400, body.toString());
+    assert.equal(typeof res.json().error, 'string');
+  }
+  const empty = await send(app, '', {});
+  assert.equal(empty.statusCode, 400);
+  assert.equal(fake.requestsTo(INGEST_HOST).length, 0);
+  assert.equal(logs.find('request failed').length, 0);
+  await app.close();
+});
+
+test('bodies up to 10 MB are taken, larger ones are 413', async () => {
+  const { app } = await buildTestApi(env());
+  const prefix = envelope(DSN, [{ type: 'event' }, event]);
+  const itemHeader = Buffer.from(JSON.stringify({ type: 'attachment', length: 0 }));
+  const room = 10 * 1024 * 1024 - prefix.length - itemHeader.length - 20;
+  const big = envelope(DSN, [{ type: 'event' }, event], [{ type: 'attachment', length: room }, Buffer.alloc(room, 0x41)]);
+  assert.ok(big.length <= 10 * 1024 * 1024 && big.length > 500 * 1024);
+  assert.equal((await send(app, big)).statusCode, 200);
+  const tooBig = Buffer.concat([big, Buffer.alloc(10 * 1024 * 1024 - big.length + 1, 0x0a)]);
+  const res = await send(app, tooBig);
+  assert.equal(res.statusCode, 413);
+  assert.equal(fake.requestsTo(INGEST_HOST).length, 1);
+  await app.close();
+});
+
+test('a relay failure is 502 with a warning', async () => {
+  const { app, logs } = await buildTestApi(env());
+  fake.on('POST', INGEST_HOST, INGEST_PATH, { destroy: true });
+  const dropped = await send(app, envelope(DSN, [{ type: 'event' }, event]));
+  assert.equal(dropped.statusCode, 502);
+  assert.deepEqual(dropped.json(), { error: 'Telemetry relay failed' });
+  fake.on('POST', INGEST_HOST, INGEST_PATH, { status: 503, body: 'unavailable' });
+  const refused = await send(app, envelope(DSN, [{ type: 'event' }, event]));
+  assert.equal(refused.statusCode, 502);
+  const warnings = logs.find('telemetry relay failed');
+  assert.equal(warnings.length, 2);
+  assert.ok(warnings.every((l) => l.level === 40));
+  await app.close();
+});
+
+test('the ingest rate-limit answer is passed on to the SDK', async () => {
+  const { app } = await buildTestApi(env());
+  fake.on('POST', INGEST_HOST, INGEST_PATH, { status: 429, json: {}, headers: { 'retry-after': '60', 'x-sentry-rate-limits': '60:error:organization' } });
+  const res = await send(app, envelope(DSN, [{ type: 'event' }, event]));
+  assert.equal(res.statusCode, 429);
+  assert.equal(res.headers['retry-after'], '60');
+  assert.equal(res.headers['x-sentry-rate-limits'], '60:error:organization');
+  await app.close();
+});
+
+test('its own limiter allows 600 requests per client per window', async () => {
+  const { app } = await buildTestApi(env());
+  const body = envelope('https://other@o0.ingest.sentry.io/0', [{ type: 'event' }, event]);
+  const headers = { 'content-type': 'text/plain', 'x-forwarded-for': '198.51.100.20' };
+  for (let i = 0; i < 600; i++) assert.equal((await send(app, body, headers)).statusCode, 403);
+  const limited = await send(app, body, headers);
+  assert.equal(limited.statusCode, 429);
+  assert.deepEqual(limited.json(), { message: 'Too Many Requests' });
+  const other = await send(app, body, { ...headers, 'x-forwarded-for': '198.51.100.21' });
+  assert.equal(other.statusCode, 403);
+  await app.close();
+});
+
+test('it is exempt from the global rate limiter', async () => {
+  const { app } = await buildTestApi(env({ SECURITY_RATE_LIMIT: '1' }));
+  for (let i = 0; i < 5; i++) assert.equal((await send(app, envelope(DSN, [{ type: 'event' }, event]))).statusCode, 200);
+  assert.equal((await call(app, '/api/configs')).statusCode, 200);
+  assert.equal((await call(app, '/api/configs')).statusCode, 429);
+  assert.equal(fake.requestsTo(INGEST_HOST).length, 5);
+  await app.close();
+});
+
+test('it is exempt from the global slow-down', async () => {
+  const { app } = await buildTestApi(env({ SECURITY_DELAY_AFTER: '1' }));
+  for (let i = 0; i < 5; i++) {
+    const res = await send(app, envelope(DSN, [{ type: 'event' }, event]));
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['x-slow-down-delay'], undefined);
+  }
+  assert.equal((await call(app, '/api/configs')).headers['x-slow-down-delay'], undefined);
+  // The next ordinary request from the same client is the first one slowed down.
+  assert.equal((await call(app, '/api/configs')).headers['x-slow-down-delay'], '400');
+  await app.close();
+});

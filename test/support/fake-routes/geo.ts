@@ -1,0 +1,30 @@
+import type { FakeUpstream, Recorded } from '../fake-upstream.js';
+import { fixture } from '../fake-upstream.js';
+
+const V6 = '2a01:4f8:c0c:1234::1';
+const V6_FILE = '2a01-4f8-c0c-1234--1';
+
+const isV6 = (ip: string | null) => ip === V6;
+const json = (res: import('node:http').ServerResponse, body: unknown, status = 200) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
+/** Success answers of the geolocation sources: 8.8.8.8 and 2a01:4f8:c0c:1234::1 have fixtures, other addresses get the IPv4 one. */
+export function registerGeoFakeRoutes(fake: FakeUpstream): void {
+  fake.on('GET', 'ipinfo.io', /^\/[^/]+$/, (req: Recorded, res) =>
+    json(res, fixture('ipinfo.io', isV6(decodeURIComponent(req.path.slice(1))) ? `${V6_FILE}.json` : '8.8.8.8.json')),
+  );
+  fake.on('GET', 'ip-api.com', /^\/json\/[^/]+$/, (req, res) => {
+    const v6 = isV6(decodeURIComponent(req.path.slice('/json/'.length)));
+    json(res, fixture('ip-api.com', v6 ? `${V6_FILE}.ja.json` : req.query.get('lang') === 'de' ? '8.8.8.8.de.json' : '8.8.8.8.en.json'));
+  });
+  fake.on('GET', 'api.ip.sb', /^\/geoip\/[^/]+$/, (req, res) =>
+    json(res, fixture('api.ip.sb', isV6(decodeURIComponent(req.path.slice('/geoip/'.length))) ? `${V6_FILE}.json` : '8.8.8.8.json')),
+  );
+  fake.on('GET', 'api.ipapi.is', '/', (req, res) => json(res, fixture('api.ipapi.is', isV6(req.query.get('q')) ? `${V6_FILE}.json` : '8.8.8.8.json')));
+  fake.on('GET', 'api.ip2location.io', '/', (req, res) =>
+    json(res, fixture('api.ip2location.io', isV6(req.query.get('ip')) ? `${V6_FILE}.json` : '8.8.8.8.json')),
+  );
+  fake.on('GET', 'private-api.example', '/ipinfo', (req, res) =>
+    json(res, fixture('private-api.example', isV6(req.query.get('ip')) ? 'ipinfo-de-signed-out.json' : 'ipinfo-signed-in.json')),
+  );
+}

@@ -1,0 +1,80 @@
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+
+/**
+ * What the fake server does with one query: send `text` and close, or
+ * `flood` that many bytes and close, or send `text` and `hang` without ever
+ * closing.
+ */
+export type WhoisReply = string | { text?: string; flood?: number; hang?: boolean };
+
+/**
+ * A real port-43 WHOIS server on 127.0.0.1, for WHOIS_OVERRIDE_SERVER: every
+ * query lands here whatever server it was meant for, so replies are keyed by
+ * the query line alone. An unknown query gets a "No match" answer.
+ */
+export class FakeWhois {
+  readonly queries: string[] = [];
+  private readonly replies = new Map<string, WhoisReply>();
+  private readonly sockets = new Set<Socket>();
+
+  private constructor(private readonly server: Server) {}
+
+  static async start(): Promise<FakeWhois> {
+    const server = createServer();
+    const fake = new FakeWhois(server);
+    server.on('connection', (socket) => fake.accept(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  get address(): string {
+    return `127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  on(query: string, reply: WhoisReply): this {
+    this.replies.set(query.toLowerCase(), reply);
+    return this;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private accept(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+      const end = received.indexOf('\r\n');
+      if (end < 0) return;
+      const query = received.slice(0, end);
+      this.queries.push(query);
+      this.answer(socket, this.replies.get(query.toLowerCase()) ?? `No match for "${query.toUpperCase()}".\r\n`);
+    });
+  }
+
+  private answer(socket: Socket, reply: WhoisReply): void {
+    if (typeof reply === 'string') {
+      socket.end(reply);
+      return;
+    }
+    if (reply.text) socket.write(reply.text);
+    if (reply.flood) {
+      const line = Buffer.from('remarks:        flood flood flood flood flood flood flood flood flood\r\n');
+      let sent = 0;
+      const pump = () => {
+        while (sent < reply.flood! && !socket.destroyed) {
+          sent += line.length;
+          if (!socket.write(line)) return void socket.once('drain', pump);
+        }
+        if (!socket.destroyed) socket.end();
+      };
+      pump();
+      return;
+    }
+    if (!reply.hang) socket.end();
+  }
+}

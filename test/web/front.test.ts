@@ -1,0 +1,172 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import pino from 'pino';
+import { request } from 'undici';
+import { buildWeb, isApiPath, isHashedAsset, isNavigation } from '../../web/app.js';
+import { buildTestApiWith, REFERER } from '../support/app.js';
+
+const BINARY = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7) % 256));
+
+const echoRoutes: FastifyPluginAsync = async (app) => {
+  const echo = async (request: { method: string; url: string; headers: unknown; body: unknown }) => ({
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    body: request.body ?? null,
+  });
+  app.route({ method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], url: '/t/echo/*', handler: echo });
+  app.get('/t/status/:code', async (request, reply) => reply.code(Number((request.params as { code: string }).code)).send({ code: true }));
+  app.get('/t/binary', async (_request, reply) => reply.type('image/jpeg').header('cache-control', 'public, max-age=31536000').send(BINARY));
+};
+
+let api: FastifyInstance;
+let web: FastifyInstance;
+let placeholder: FastifyInstance;
+let dir: string;
+let frontOrigin: string;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'frontend-'));
+  await mkdir(join(dir, 'assets'));
+  await writeFile(join(dir, 'index.html'), '<!doctype html><title>SPA</title><div id="app"></div>');
+  await writeFile(join(dir, 'assets', 'index-AbCd1234.js'), 'console.log("app")');
+  await writeFile(join(dir, 'favicon.ico'), Buffer.from([0, 0, 1, 0]));
+  await writeFile(join(dir, 'robots.txt'), 'User-agent: *');
+  ({ app: api } = await buildTestApiWith({}, echoRoutes));
+  const logger = pino({ level: 'silent' });
+  web = await buildWeb({ logger, frontendDir: dir, api });
+  await web.listen({ port: 0, host: '127.0.0.1' });
+  frontOrigin = `http://127.0.0.1:${(web.server.address() as AddressInfo).port}`;
+  placeholder = await buildWeb({ logger, frontendDir: '', api });
+});
+
+after(async () => {
+  await web.close();
+  await placeholder.close();
+  await api.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+// The /api hand-over lives in the front listener's HTTP server, so these go over real sockets.
+async function front(path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  const res = await request(`${frontOrigin}${path}`, { method: (options.method ?? 'GET') as 'GET', headers: options.headers, body: options.body });
+  const raw = Buffer.from(await res.body.arrayBuffer());
+  return { statusCode: res.statusCode, headers: res.headers, raw, json: () => JSON.parse(raw.toString('utf8')) };
+}
+
+test('/api is forwarded with method, path, query, headers and body', async () => {
+  for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const) {
+    const withBody = method !== 'GET' && method !== 'DELETE';
+    const res = await front('/api/t/echo/a/b?x=1&y=two%20words', {
+      method,
+      headers: { ...REFERER, 'accept-language': 'fr', 'x-custom': 'kept', ...(withBody ? { 'content-type': 'application/json' } : {}) },
+      body: withBody ? JSON.stringify({ hello: method }) : undefined,
+    });
+    assert.equal(res.statusCode, 200, method);
+    const echoed = res.json();
+    assert.equal(echoed.method, method);
+    assert.equal(echoed.url, '/api/t/echo/a/b?x=1&y=two%20words');
+    assert.equal(echoed.headers['accept-language'], 'fr');
+    assert.equal(echoed.headers['x-custom'], 'kept');
+    assert.equal(echoed.headers.referer, REFERER.referer);
+    assert.deepEqual(echoed.body, withBody ? { hello: method } : null);
+  }
+});
+
+test('X-Forwarded-For: the reverse proxy’s value is kept, else the socket peer is named', async () => {
+  const kept = await front('/api/t/echo/x', { headers: { ...REFERER, 'x-forwarded-for': '203.0.113.9' } });
+  assert.equal(kept.json().headers['x-forwarded-for'], '203.0.113.9');
+  const added = await front('/api/t/echo/x', { headers: REFERER });
+  assert.equal(added.json().headers['x-forwarded-for'], '127.0.0.1');
+});
+
+test('the API status, headers and error bodies come back unchanged', async () => {
+  for (const code of [201, 400, 404, 429, 500, 503]) {
+    const res = await front(`/api/t/status/${code}`, { headers: REFERER });
+    assert.equal(res.statusCode, code);
+    assert.equal(res.headers['cache-control'], 'no-store');
+  }
+  const gate = await front('/api/configs');
+  assert.equal(gate.statusCode, 403);
+  assert.deepEqual(gate.json(), { error: 'What are you doing?' });
+  const missing = await front('/api/nothing-here', { headers: REFERER });
+  assert.equal(missing.statusCode, 404);
+  assert.deepEqual(missing.json(), { error: 'Not Found' });
+});
+
+test('a binary answer streams through byte for byte', async () => {
+  const res = await front('/api/t/binary', { headers: REFERER });
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.headers['content-type'], 'image/jpeg');
+  assert.equal(res.headers['cache-control'], 'public, max-age=31536000');
+  assert.ok(res.raw.equals(BINARY));
+});
+
+test('a hashed asset is immutable for a year', async () => {
+  const res = await web.inject({ method: 'GET', url: '/assets/index-AbCd1234.js' });
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable');
+  assert.equal(res.body, 'console.log("app")');
+});
+
+test('index.html and unhashed files are revalidated', async () => {
+  for (const url of ['/', '/index.html', '/favicon.ico', '/robots.txt']) {
+    const res = await web.inject({ method: 'GET', url });
+    assert.equal(res.statusCode, 200, url);
+    assert.equal(res.headers['cache-control'], 'no-cache', url);
+  }
+  assert.match((await web.inject({ method: 'GET', url: '/' })).body, /<title>SPA<\/title>/);
+});
+
+test('a GET navigation without a file extension gets index.html with no-store', async () => {
+  for (const url of ['/ip/8.8.8.8x', '/settings', '/deep/nested/route?tab=1', '/assets']) {
+    const res = await web.inject({ method: 'GET', url });
+    assert.equal(res.statusCode, 200, url);
+    assert.equal(res.headers['cache-control'], 'no-store', url);
+    assert.match(res.body, /<title>SPA<\/title>/, url);
+  }
+});
+
+test('a missing file with an extension is a 404, never index.html', async () => {
+  for (const url of ['/assets/index-Zz999999.js', '/missing.png', '/deep/style.css']) {
+    const res = await web.inject({ method: 'GET', url });
+    assert.equal(res.statusCode, 404, url);
+    assert.doesNotMatch(res.body, /<title>SPA/, url);
+  }
+  const post = await web.inject({ method: 'POST', url: '/settings' });
+  assert.equal(post.statusCode, 404);
+});
+
+test('without FRONTEND_DIR a placeholder page says the API is up', async () => {
+  const res = await placeholder.inject({ method: 'GET', url: '/' });
+  assert.equal(res.statusCode, 200);
+  assert.match(res.body, /The API is up/);
+});
+
+test('isNavigation: an extension starts with a letter, so IP addresses stay navigations', () => {
+  for (const url of ['/', '/settings', '/ip/8.8.8.8', '/ip/2001:db8::1', '/a/b?file=x.js']) assert.equal(isNavigation(url), true, url);
+  for (const url of ['/x.js', '/a/b/logo.svg', '/video.mp4?x=1', '/whois/example.com']) assert.equal(isNavigation(url), false, url);
+});
+
+test('a JSON body over 500 KB sent through the front listener gets the API’s 413', async () => {
+  const res = await front('/api/t/echo/big', { method: 'POST', headers: { ...REFERER, 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(501 * 1024) }) });
+  assert.equal(res.statusCode, 413);
+});
+
+test('isApiPath: /api and below, nothing else', () => {
+  for (const url of ['/api', '/api/', '/api/configs?x=1', '/api?x=1']) assert.equal(isApiPath(url), true, url);
+  for (const url of ['/', '/apis', '/api-docs', '/x/api/configs']) assert.equal(isApiPath(url), false, url);
+});
+
+test('isHashedAsset: a content hash after the last dash under assets/', () => {
+  assert.equal(isHashedAsset('/srv/www/assets/index-AbCd1234.js'), true);
+  assert.equal(isHashedAsset('assets/vendor-B2x9c1Qa_x.css'), true);
+  assert.equal(isHashedAsset('/srv/www/assets/logo.svg'), false);
+  assert.equal(isHashedAsset('/srv/www/index-AbCd1234.js'), false);
+  assert.equal(isHashedAsset('/srv/www/assets/index-abc.js'), false);
+});

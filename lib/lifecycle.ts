@@ -19,13 +19,18 @@ export interface BootStep {
  * next one runs.
  */
 export class Lifecycle {
-  private readonly steps: BootStep[] = [];
+  private readonly bootSteps: BootStep[] = [];
   private readonly stoppers: Array<{ name: string; stop: () => void | Promise<void> }> = [];
 
   constructor(private readonly logger: Logger) {}
 
   addStep(step: BootStep): void {
-    this.steps.push(step);
+    this.bootSteps.push(step);
+  }
+
+  /** The registered start-up steps, in registration order. */
+  get steps(): readonly BootStep[] {
+    return this.bootSteps;
   }
 
   onStop(name: string, stop: () => void | Promise<void>): void {

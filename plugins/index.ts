@@ -6,6 +6,7 @@ import cacheControl from './cache-control.js';
 import refererGate from './referer-gate.js';
 import guards from './guards.js';
 import errors from './errors.js';
+import loadShedding from './load-shedding.js';
 
 /**
  * The global behaviour of every /api route, registered once, in the spec's
@@ -22,6 +23,9 @@ export default fp(
     await app.register(refererGate);
     await app.register(guards);
     await app.register(errors);
+    // After the spec's chain, so its order stays as written; still an onRequest
+    // hook, so a refused request is never parsed, gated or handled.
+    await app.register(loadShedding);
   },
   { name: 'global-plugins' },
 );

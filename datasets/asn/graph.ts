@@ -17,6 +17,20 @@ const MAX_ASN = 0xffffffff;
 // 2^20 distinct ASes at most (about 120,000 exist); an ASN times this stays below 2^53.
 const ID_SPAN = 2 ** 20;
 
+/** Position of `value` in an ascending array, or -1. */
+function sortedIndexOf(array: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = array.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = array[mid]!;
+    if (v === value) return mid;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
 export interface RelationCounts {
   upstreams: number;
   downstreams: number;
@@ -53,29 +67,11 @@ export class AsGraph {
   }
 
   indexOf(asn: number): number {
-    let lo = 0;
-    let hi = this.asns.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = this.asns[mid]!;
-      if (v === asn) return mid;
-      if (v < asn) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return sortedIndexOf(this.asns, asn);
   }
 
   isTier1(index: number): boolean {
-    let lo = 0;
-    let hi = this.tier1.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = this.tier1[mid]!;
-      if (v === index) return true;
-      if (v < index) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
+    return sortedIndexOf(this.tier1, index) !== -1;
   }
 
   /** Distinct neighbours of `index` with relation `rel`; a link listed twice counts once. */

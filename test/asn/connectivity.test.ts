@@ -1,9 +1,9 @@
-import { test, after, before, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeUpstream } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
 import { registerRipeStatFakeRoutes } from '../support/fake-routes/asn.js';
 import { dataDir } from './helpers.js';
+import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const RIPE = 'stat.ripe.net';
 const OVERVIEW = '/data/as-overview/data.json';
@@ -20,15 +20,7 @@ interface Body {
 const edgeSet = (body: Body) => new Set(body.edges.map((e) => `${e.from}>${e.to}:${e.relation}`));
 const node = (body: Body, asn: number) => body.nodes.find((n) => n.asn === asn);
 
-let fake: FakeUpstream;
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-beforeEach(() => {
-  fake.reset();
-  registerRipeStatFakeRoutes(fake);
-});
-after(() => fake.close());
+const fake = fakeUpstreamPerFile(registerRipeStatFakeRoutes);
 
 /** The API with both fixture snapshots on disk, loaded by the start-up steps. */
 async function loadedApi(t: { after: (fn: () => Promise<void>) => void }, snapshots = { relationships: true, organisations: true }) {

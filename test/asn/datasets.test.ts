@@ -1,4 +1,4 @@
-import { test, after, before, beforeEach, mock } from 'node:test';
+import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import pino from 'pino';
-import { FakeUpstream, fixture, fixtureBytes } from '../support/fake-upstream.js';
+import { fixture, fixtureBytes } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
 import { registerCaidaFakeRoutes } from '../support/fake-routes/asn.js';
 import { Upstream } from '../../lib/upstream.js';
@@ -16,21 +16,14 @@ import { parseAsOrg } from '../../datasets/asn/orgs.js';
 import { upstreamTopology, MAX_DEPTH, MAX_NODES } from '../../datasets/asn/topology.js';
 import { generateAsRel, TIER1 } from '../../bench/gen-as-rel.js';
 import { dataDir, type DataDir } from './helpers.js';
+import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const CAIDA = 'publicdata.caida.org';
 const REL_DIR = '/datasets/as-relationships/serial-2/';
 const ORG_DIR = '/datasets/as-organizations/';
 const HOUR = 60 * 60 * 1000;
 
-let fake: FakeUpstream;
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-beforeEach(() => {
-  fake.reset();
-  registerCaidaFakeRoutes(fake);
-});
-after(() => fake.close());
+const fake = fakeUpstreamPerFile(registerCaidaFakeRoutes);
 
 function datasets(dir: DataDir): AsnDatasets {
   const upstream = new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: fake.origin });

@@ -1,21 +1,13 @@
-import { test, after, before, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeUpstream } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
 import { registerRipeStatFakeRoutes } from '../support/fake-routes/asn.js';
+import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const RIPE = 'stat.ripe.net';
 const PATH = '/data/routing-history/data.json';
 
-let fake: FakeUpstream;
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-beforeEach(() => {
-  fake.reset();
-  registerRipeStatFakeRoutes(fake);
-});
-after(() => fake.close());
+const fake = fakeUpstreamPerFile(registerRipeStatFakeRoutes);
 
 test('prefix guard: missing and malformed prefixes are 400 with the spec strings', async () => {
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin });

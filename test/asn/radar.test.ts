@@ -1,23 +1,16 @@
-import { test, after, before, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
 import { registerRadarFakeRoutes } from '../support/fake-routes/asn.js';
 import { dataDir, type DataDir } from './helpers.js';
+import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const RADAR = 'api.cloudflare.com';
 const R = '/client/v4/radar';
 const KEYED = (fake: FakeUpstream, extra: Record<string, string> = {}) => ({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, RADAR_API_KEY: 'radar-secret', ...extra });
 
-let fake: FakeUpstream;
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-beforeEach(() => {
-  fake.reset();
-  registerRadarFakeRoutes(fake);
-});
-after(() => fake.close());
+const fake = fakeUpstreamPerFile(registerRadarFakeRoutes);
 
 test('no view is 400 "No view provided", not cacheable', async () => {
   const { app } = await buildTestApi(KEYED(fake));

@@ -9,7 +9,6 @@ import * as tar from 'tar';
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { buildTestApi, call, LogCapture } from '../support/app.js';
 import { Upstream } from '../../lib/upstream.js';
-import type { BootStep } from '../../lib/lifecycle.js';
 import { GeoDatabases, type Edition } from '../../datasets/geo/databases.js';
 import { geoDatabasesOf } from '../../routes/geo/index.js';
 import { asnDatabase, cityDatabase } from './sample-databases.js';
@@ -315,7 +314,7 @@ test('app wiring: the geo-databases step loads, the background step starts the u
     GEODB_AUTO_UPDATE: 'true',
   });
   // Only this capability's steps run here; the others' belong to their own tests.
-  const steps = (app.lifecycle as unknown as { steps: BootStep[] }).steps.filter((s) => s.name.startsWith('geo'));
+  const steps = app.lifecycle.steps.filter((s) => s.name.startsWith('geo'));
   assert.deepEqual(
     steps.map((s) => s.phase),
     ['geo-databases', 'background'],

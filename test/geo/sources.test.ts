@@ -1,8 +1,9 @@
-import { test, after, before, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeUpstream, fixture } from '../support/fake-upstream.js';
+import { fixture } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
 import { registerGeoFakeRoutes } from '../support/fake-routes/geo.js';
+import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const V6 = '2a01:4f8:c0c:1234::1';
 const FIELDS = ['ip', 'city', 'region', 'country', 'country_name', 'country_code', 'latitude', 'longitude', 'timezone', 'asn', 'org'];
@@ -14,15 +15,7 @@ const KEYS = {
   PRIVATE_API_ENDPOINT: 'https://private-api.example',
 };
 
-let fake: FakeUpstream;
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-beforeEach(() => {
-  fake.reset();
-  registerGeoFakeRoutes(fake);
-});
-after(() => fake.close());
+const fake = fakeUpstreamPerFile(registerGeoFakeRoutes);
 
 async function get(url: string, env: Record<string, string> = KEYS, headers: Record<string, string> = {}) {
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...env });

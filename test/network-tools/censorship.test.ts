@@ -1,19 +1,15 @@
-import { test, after, before, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeUpstream, fixture } from '../support/fake-upstream.js';
+import { fixture } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
 import { measurementWindow, merge, variants } from '../../routes/censorship/index.js';
+import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const HOST = 'api.ooni.io';
 const PATH = '/api/v1/aggregation';
 const CALLER_SECRETS = { authorization: 'Bearer caller-token', cookie: 'session=caller-cookie' };
 
-let fake: FakeUpstream;
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-after(() => fake.close());
-beforeEach(() => fake.reset());
+const fake = fakeUpstreamPerFile();
 
 function answerBoth(www: { status?: number; json?: unknown } = { json: fixture(HOST, 'aggregation-www.example.com.json') }) {
   fake.on('GET', HOST, PATH, (req, res) => {

@@ -1,16 +1,12 @@
-import { test, after, before, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeUpstream, fixture } from '../support/fake-upstream.js';
+import { fixture } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
+import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const HOST = 'api.maclookup.app';
 
-let fake: FakeUpstream;
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-after(() => fake.close());
-beforeEach(() => fake.reset());
+const fake = fakeUpstreamPerFile();
 
 async function api(env: Record<string, string> = {}) {
   return (await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...env })).app;

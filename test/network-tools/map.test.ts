@@ -1,34 +1,21 @@
-import { test, after, before, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { FakeUpstream, fixtureBytes } from '../support/fake-upstream.js';
+import { fixtureBytes, closedOrigin } from '../support/fake-upstream.js';
 import { buildTestApi, call, REFERER } from '../support/app.js';
 import { DARK_STYLE } from '../../routes/map/index.js';
+import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const HOST = 'maps.googleapis.com';
 const PATH = '/maps/api/staticmap';
 const IMAGE = fixtureBytes(HOST, 'staticmap.jpg');
 const OK_QUERY = 'latitude=52.52&longitude=13.405&language=DE';
 
-let fake: FakeUpstream;
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-after(() => fake.close());
-beforeEach(() => fake.reset());
+const fake = fakeUpstreamPerFile();
 
 async function api(env: Record<string, string> = { MAP_API_KEY: 'map-key' }) {
   return (await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...env })).app;
-}
-
-async function closedOrigin(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
 }
 
 test('the fixture holds every byte value', () => {

@@ -1,10 +1,9 @@
-import { test, after, before, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { FakeUpstream, fixture } from '../support/fake-upstream.js';
+import { fixture, closedOrigin } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
 import { FAKE_PRIVATE_ENV, PRIVATE_API_HOST as HOST } from '../support/fake-routes/network-tools.js';
+import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const TOKEN = '0123456789abcdef0123456789abcdef';
 const ID = 'Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9b';
@@ -14,23 +13,10 @@ const CALLER = {
   'user-agent': 'CallerBrowser/1.0',
 };
 
-let fake: FakeUpstream;
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-after(() => fake.close());
-beforeEach(() => fake.reset());
+const fake = fakeUpstreamPerFile();
 
 async function api(env: Record<string, string> = FAKE_PRIVATE_ENV) {
   return (await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...env })).app;
-}
-
-async function closedOrigin(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
 }
 
 function assertForwarded(headers: Record<string, unknown> | undefined) {

@@ -1,7 +1,7 @@
-import { test, after, before, beforeEach, mock } from 'node:test';
+import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from '@sinclair/typebox/value';
-import { FakeUpstream, fixture } from '../support/fake-upstream.js';
+import { fixture } from '../support/fake-upstream.js';
 import { LogCapture, buildTestApi, call } from '../support/app.js';
 import { registerStatusPages } from '../support/fake-routes/platform.js';
 import { createLogger } from '../../lib/logger.js';
@@ -9,13 +9,9 @@ import { Upstream } from '../../lib/upstream.js';
 import { PROVIDERS, type Provider } from '../../routes/status/providers.js';
 import { Detail, Overview, POLL_INTERVAL_MS, StatusPoller } from '../../routes/status/poller.js';
 import { getGuard } from '../../schemas/guards.js';
+import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
-let fake: FakeUpstream;
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-after(() => fake.close());
-beforeEach(() => fake.reset());
+const fake = fakeUpstreamPerFile();
 
 const TEST_PROVIDERS: Provider[] = [
   { slug: 'alpha', name: 'Alpha', url: 'https://status.alpha.test', format: 'statuspage' },

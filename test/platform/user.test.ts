@@ -1,17 +1,12 @@
-import { test, after, before, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeUpstream } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
+import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const HOST = 'private-api.example.net';
 const ENDPOINT = `https://${HOST}/v1/`;
 
-let fake: FakeUpstream;
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-after(() => fake.close());
-beforeEach(() => fake.reset());
+const fake = fakeUpstreamPerFile();
 
 const env = (extra: Record<string, string> = {}) => ({
   UPSTREAM_OVERRIDE_ORIGIN: fake.origin,

@@ -57,22 +57,28 @@ export class FakeUpstream {
   private routes: Route[] = [];
   private readonly sockets = new Set<Socket>();
 
-  private constructor(private readonly server: Server) {}
+  private readonly server: Server = createServer();
 
-  static async start(): Promise<FakeUpstream> {
-    const server = createServer();
-    const fake = new FakeUpstream(server);
-    server.on('connection', (socket) => {
-      fake.sockets.add(socket);
-      socket.on('close', () => fake.sockets.delete(socket));
+  constructor() {
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
     });
-    server.on('request', (req, res) => {
+    this.server.on('request', (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => void fake.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), res));
+      req.on('end', () => void this.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), res));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return fake;
+  }
+
+  static async start(): Promise<FakeUpstream> {
+    return new FakeUpstream().listen();
+  }
+
+  /** Listens on a free loopback port. */
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
   }
 
   get origin(): string {
@@ -130,4 +136,12 @@ export class FakeUpstream {
     const type = canned.json !== undefined ? { 'content-type': 'application/json' } : {};
     res.writeHead(canned.status ?? 200, { ...type, ...canned.headers }).end(payload);
   }
+}
+
+/** An origin on loopback where nothing listens: a connection there is refused at once. */
+export async function closedOrigin(): Promise<string> {
+  const server = await FakeUpstream.start();
+  const { origin } = server;
+  await server.close();
+  return origin;
 }

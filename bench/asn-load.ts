@@ -25,6 +25,9 @@ const log = pino();
 const MB = 1024 * 1024;
 const LOAD_SECONDS = Number(process.env.BENCH_DURATION ?? 6);
 const RELOADS = 3;
+// The bounds: no single stall of the event loop over 50 ms, a graph under 10 MB.
+const MAX_STALL_MS = 50;
+const MAX_GRAPH_MB = 10;
 
 function settle(): NodeJS.MemoryUsage {
   gc();
@@ -103,6 +106,11 @@ async function main(): Promise<void> {
       },
       'snapshot reloads under /api/asn-connectivity load',
     );
+    const worstStallMs = +Math.max(idleDelay.max / 1e6, ...reloads.flatMap((r) => Object.values(r).map((k) => k.worstLoopDelayMs)));
+    const graphMB = graph.byteLength / MB + Math.max(0, afterLoad.heapUsed - before.heapUsed) / MB;
+    const within = worstStallMs <= MAX_STALL_MS && graphMB < MAX_GRAPH_MB;
+    log.info({ worstStallMs, limitMs: MAX_STALL_MS, graphMB: +graphMB.toFixed(2), limitMB: MAX_GRAPH_MB, within }, 'bounds');
+    if (!within) process.exitCode = 1;
   } finally {
     await rm(root, { recursive: true, force: true });
   }

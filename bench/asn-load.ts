@@ -106,7 +106,7 @@ async function main(): Promise<void> {
       },
       'snapshot reloads under /api/asn-connectivity load',
     );
-    const worstStallMs = +Math.max(idleDelay.max / 1e6, ...reloads.flatMap((r) => Object.values(r).map((k) => k.worstLoopDelayMs)));
+    const worstStallMs = +Math.max(idleDelay.max / 1e6, ...reloads.flatMap((r) => Object.values(r).map((k) => k.worstLoopDelayMs))).toFixed(1);
     const graphMB = graph.byteLength / MB + Math.max(0, afterLoad.heapUsed - before.heapUsed) / MB;
     const within = worstStallMs <= MAX_STALL_MS && graphMB < MAX_GRAPH_MB;
     log.info({ worstStallMs, limitMs: MAX_STALL_MS, graphMB: +graphMB.toFixed(2), limitMB: MAX_GRAPH_MB, within }, 'bounds');

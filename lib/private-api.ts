@@ -1,14 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../fastify.config.js';
 import { forwardableHeaders, type CallOptions, type Upstream, type UpstreamJson } from './upstream.js';
+import { HttpError } from './http-error.js';
 
 export const API_KEY_MISSING = 'API key is missing';
 
 /** Answered as 500 `{"error":"API key is missing"}` by the error handler. */
-export class ApiKeyMissing extends Error {
-  readonly statusCode = 500;
+export class ApiKeyMissing extends HttpError {
   constructor() {
-    super(API_KEY_MISSING);
+    super(500, API_KEY_MISSING);
   }
 }
 

@@ -65,10 +65,11 @@ const HOP_HEADERS = new Set([
 
 /** The caller's request headers, ready to be passed on, minus hop headers and `extraDrop`. */
 export function forwardableHeaders(headers: IncomingHttpHeaders, extraDrop: readonly string[] = []): HeaderMap {
-  const drop = new Set([...HOP_HEADERS, ...extraDrop.map((h) => h.toLowerCase())]);
+  const dropped = (name: string) => HOP_HEADERS.has(name) || extraDrop.some((h) => h.toLowerCase() === name);
   const out: HeaderMap = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !drop.has(name.toLowerCase())) out[name.toLowerCase()] = value;
+    const lower = name.toLowerCase();
+    if (value !== undefined && !dropped(lower)) out[lower] = value;
   }
   return out;
 }

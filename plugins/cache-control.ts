@@ -4,8 +4,8 @@ import type { onSendHookHandler } from 'fastify';
 /**
  * Every response is `no-store` unless its route declares `config.cacheTtl`,
  * and then it is publicly cacheable only when its status is below 400. A
- * route that streams its own answer (the map proxy) may set the header itself
- * on success. The cacheable routes get their own onSend hook when they are
+ * route whose lifetime depends on the request (the radar views) may set the
+ * header itself on success. The cacheable routes get their own onSend hook when they are
  * declared, so no request pays for a per-request route lookup.
  */
 export default fp(

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { preValidationHookHandler } from 'fastify';
-import { GUARD_KEYWORD, getGuard } from '../schemas/guards.js';
+import { GUARD_KEYWORD, applyGuard, getGuard } from '../schemas/guards.js';
 
 type Part = 'query' | 'params';
 const PARTS: ReadonlyArray<[Part, 'querystring' | 'params']> = [
@@ -42,14 +42,10 @@ export default fp(
       if (fields.length === 0) return;
       for (const { guard } of fields) if (!getGuard(guard)) throw new Error(`Unknown guard ${guard} on ${route.url}`);
       const hook: preValidationHookHandler = (request, reply, done) => {
-        for (const { part, name, guard: guardName } of fields) {
-          const guard = getGuard(guardName)!;
+        for (const { part, name, guard } of fields) {
           const values = request[part] as Record<string, unknown>;
-          const value = values[name];
-          if (value === undefined || value === '') return void reply.code(400).send({ error: guard.missing });
-          if (typeof value !== 'string') return void reply.code(400).send({ error: guard.invalid });
-          const checked = guard.check(value);
-          if (typeof checked !== 'string') return void reply.code(400).send({ error: checked.error });
+          const checked = applyGuard(guard, values[name]);
+          if (typeof checked !== 'string') return void reply.code(400).send(checked);
           values[name] = checked;
         }
         done();

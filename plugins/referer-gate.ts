@@ -28,21 +28,28 @@ export function refererAllowed(referer: string, allowed: Set<string>): boolean {
 // a URL parse per request. The bound keeps a flood of unique values harmless.
 const VERDICTS_MAX = 1024;
 
+/** refererAllowed against a fixed set of hostnames, with the verdicts remembered. */
+export function refererMatcher(allowed: Set<string>): (referer: string) => boolean {
+  const verdicts = new Map<string, boolean>();
+  return (referer) => {
+    let ok = verdicts.get(referer);
+    if (ok === undefined) {
+      ok = refererAllowed(referer, allowed);
+      if (verdicts.size >= VERDICTS_MAX) verdicts.clear();
+      verdicts.set(referer, ok);
+    }
+    return ok;
+  };
+}
+
 /** Only pages of the site itself (exact hostnames) may call the API. */
 export default fp(
   async (app) => {
-    const allowed = allowedHostnames(app.config.ALLOWED_DOMAINS);
-    const verdicts = new Map<string, boolean>();
+    const allowed = refererMatcher(allowedHostnames(app.config.ALLOWED_DOMAINS));
     app.addHook('preValidation', (request, reply, done) => {
       const referer = request.headers.referer;
       if (!referer) return void reply.code(403).send({ error: NO_REFERER });
-      let ok = verdicts.get(referer);
-      if (ok === undefined) {
-        ok = refererAllowed(referer, allowed);
-        if (verdicts.size >= VERDICTS_MAX) verdicts.clear();
-        verdicts.set(referer, ok);
-      }
-      if (!ok) return void reply.code(403).send({ error: ACCESS_DENIED });
+      if (!allowed(referer)) return void reply.code(403).send({ error: ACCESS_DENIED });
       done();
     });
   },

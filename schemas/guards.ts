@@ -28,6 +28,18 @@ export function getGuard(name: string): Guard | undefined {
 }
 
 /**
+ * Applies the named guard to a raw parameter value: the normalised value, or
+ * the guard's error string (missing, malformed, or its own check's answer).
+ */
+export function applyGuard(name: string, raw: unknown): string | { error: string } {
+  const guard = registry.get(name);
+  if (!guard) throw new Error(`Unknown guard ${name}`);
+  if (raw === undefined || raw === '') return { error: guard.missing };
+  if (typeof raw !== 'string') return { error: guard.invalid };
+  return guard.check(raw);
+}
+
+/**
  * The schema of a guarded parameter. Ajv lets any value through; the guard
  * hook (plugins/guards.ts) then applies the guard, so every guard answer comes
  * from one place and the handler's type is a checked string.

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { DatasetFormatError, eachLineBytes, yieldToLoop } from './lines.js';
+import { sortedIndexOf } from './sorted.js';
 
 /** How a neighbour relates to the AS whose adjacency list holds it. */
 export const REL_PROVIDER = 1;
@@ -16,20 +17,6 @@ const CLIQUE_CANDIDATES = 64;
 const MAX_ASN = 0xffffffff;
 // 2^20 distinct ASes at most (about 120,000 exist); an ASN times this stays below 2^53.
 const ID_SPAN = 2 ** 20;
-
-/** Position of `value` in an ascending array, or -1. */
-function sortedIndexOf(array: Uint32Array, value: number): number {
-  let lo = 0;
-  let hi = array.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = array[mid]!;
-    if (v === value) return mid;
-    if (v < value) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
 
 export interface RelationCounts {
   upstreams: number;

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { DatasetFormatError, eachLine } from './lines.js';
+import { sortedIndexOf } from './sorted.js';
 
 export interface AsOrganisation {
   name: string;
@@ -24,19 +25,10 @@ export class AsOrgs {
   }
 
   lookup(asn: number): AsOrganisation | undefined {
-    let lo = 0;
-    let hi = this.asns.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = this.asns[mid]!;
-      if (v === asn) {
-        const org = this.orgOf[mid]!;
-        return { name: this.names[org]!, country: this.countries[org] || null };
-      }
-      if (v < asn) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
+    const i = sortedIndexOf(this.asns, asn);
+    if (i === -1) return undefined;
+    const org = this.orgOf[i]!;
+    return { name: this.names[org]!, country: this.countries[org] || null };
   }
 }
 

@@ -19,10 +19,17 @@ interface BootstrapJson {
   publication?: string;
 }
 
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/** One bootstrap file, indexed once when it is read so a lookup does no parsing. */
 interface Table {
   publication: string;
-  /** Each service: its keys (TLDs or CIDRs) and its base URLs, https first. */
-  services: Array<{ keys: string[]; bases: string[] }>;
+  /** Every https base URL the file names, for referral checks. */
+  bases: string[];
+  /** The ipv4/ipv6 files: each prefix with its service's first base URL. */
+  ranges: Array<{ range: Range; base: string }>;
+  /** The dns file: each top-level domain with the first base URL of the first service listing it. */
+  tlds: Map<string, string>;
 }
 
 function isBootstrapJson(value: unknown): value is BootstrapJson {
@@ -43,15 +50,33 @@ function isBootstrapJson(value: unknown): value is BootstrapJson {
   );
 }
 
-function toTable(json: BootstrapJson): Table {
-  return {
-    publication: json.publication ?? '',
-    services: json.services.map(([keys, urls]) => ({
-      keys: keys.map((k) => k.toLowerCase()),
-      // Only https bases are used: an RDAP answer is trusted as the registry's.
-      bases: urls.filter((u) => /^https:\/\/[^/]+\/(?:.*\/)?$/.test(u)),
-    })),
-  };
+function parseRange(cidr: string): Range | undefined {
+  try {
+    return ipaddr.parseCIDR(cidr);
+  } catch {
+    return undefined;
+  }
+}
+
+function toTable(file: BootstrapFile, json: BootstrapJson): Table {
+  const table: Table = { publication: json.publication ?? '', bases: [], ranges: [], tlds: new Map() };
+  for (const [keys, urls] of json.services) {
+    // Only https bases are used: an RDAP answer is trusted as the registry's.
+    const bases = urls.filter((u) => /^https:\/\/[^/]+\/(?:.*\/)?$/.test(u));
+    table.bases.push(...bases);
+    const base = bases[0];
+    if (!base) continue;
+    for (const key of keys) {
+      if (file === 'dns') {
+        const tld = key.toLowerCase();
+        if (!table.tlds.has(tld)) table.tlds.set(tld, base);
+      } else {
+        const range = parseRange(key);
+        if (range) table.ranges.push({ range, base });
+      }
+    }
+  }
+  return table;
 }
 
 /**
@@ -72,7 +97,7 @@ export class RdapBootstrap {
     for (const file of BOOTSTRAP_FILES) {
       try {
         const json: unknown = JSON.parse(readFileSync(join(shippedDir, `${file}.json`), 'utf8'));
-        if (isBootstrapJson(json)) this.tables.set(file, toTable(json));
+        if (isBootstrapJson(json)) this.tables.set(file, toTable(file, json));
         else logger.warn({ file }, 'shipped RDAP bootstrap file has an unexpected shape');
       } catch (err) {
         logger.warn({ file, err }, 'shipped RDAP bootstrap file unreadable');
@@ -89,37 +114,20 @@ export class RdapBootstrap {
     const addr = ipaddr.parse(ip);
     const table = this.tables.get(addr.kind() === 'ipv4' ? 'ipv4' : 'ipv6');
     let best: { bits: number; base: string } | undefined;
-    for (const { keys, bases } of table?.services ?? []) {
-      if (!bases[0]) continue;
-      for (const key of keys) {
-        let range: [ipaddr.IPv4 | ipaddr.IPv6, number];
-        try {
-          range = ipaddr.parseCIDR(key);
-        } catch {
-          continue;
-        }
-        if (range[0].kind() === addr.kind() && addr.match(range) && (!best || range[1] > best.bits)) {
-          best = { bits: range[1], base: bases[0] };
-        }
-      }
+    for (const { range, base } of table?.ranges ?? []) {
+      if (range[0].kind() === addr.kind() && addr.match(range) && (!best || range[1] > best.bits)) best = { bits: range[1], base };
     }
     return best?.base;
   }
 
   /** The RDAP base URL for a domain's top-level domain, if its registry runs one. */
   baseForTld(tld: string): string | undefined {
-    const wanted = tld.toLowerCase();
-    for (const { keys, bases } of this.tables.get('dns')?.services ?? []) {
-      if (bases[0] && keys.includes(wanted)) return bases[0];
-    }
-    return undefined;
+    return this.tables.get('dns')?.tlds.get(tld.toLowerCase());
   }
 
   /** True when `url` lies under a base URL of some bootstrap table: the only referrals followed. */
   isKnownBase(url: string): boolean {
-    for (const table of this.tables.values()) {
-      for (const { bases } of table.services) if (bases.some((b) => url.startsWith(b))) return true;
-    }
+    for (const table of this.tables.values()) if (table.bases.some((b) => url.startsWith(b))) return true;
     return false;
   }
 
@@ -130,7 +138,7 @@ export class RdapBootstrap {
         try {
           const json = await this.upstream.okJson<unknown>(`${IANA_BOOTSTRAP_BASE}${file}.json`);
           if (!isBootstrapJson(json)) throw new Error('unexpected bootstrap shape');
-          this.tables.set(file, toTable(json));
+          this.tables.set(file, toTable(file, json));
           this.logger.info({ file, publication: json.publication }, 'RDAP bootstrap refreshed');
         } catch (err) {
           this.logger.warn({ file, err }, 'RDAP bootstrap refresh failed; keeping the previous copy');

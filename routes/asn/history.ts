@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { guarded } from '../../schemas/guards.js';
+import { HttpError } from '../../lib/http-error.js';
 
 const ErrorBody = Type.Object({ error: Type.String() });
 
@@ -42,7 +43,7 @@ const UPSTREAM_ERROR = 'Upstream error';
 /** RIPEstat routing-history, reshaped with each timeline's visibility relative to the best-seen one. */
 export function shapeHistory(prefix: string, body: RipeRoutingHistory): HistoryBody {
   const data = body.data;
-  if (!data || !Array.isArray(data.by_origin)) throw Object.assign(new Error(UPSTREAM_ERROR), { statusCode: 502 });
+  if (!data || !Array.isArray(data.by_origin)) throw new HttpError(502, UPSTREAM_ERROR);
   const origins = data.by_origin.map((o) => ({
     asn: /^(?:AS)?\d+$/i.test(String(o.origin ?? '')) ? Number(String(o.origin).replace(/^AS/i, '')) : null,
     prefixes: (Array.isArray(o.prefixes) ? o.prefixes : []).map((p) => ({
@@ -84,11 +85,11 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
         res = await app.upstream.json<RipeRoutingHistory>(`https://stat.ripe.net/data/routing-history/data.json?${params}`);
       } catch (err) {
         request.log.warn({ err, prefix }, 'routing-history request failed');
-        throw Object.assign(new Error(UPSTREAM_ERROR), { statusCode: 502 });
+        throw new HttpError(502, UPSTREAM_ERROR);
       }
       if (res.status < 200 || res.status >= 300) {
         request.log.warn({ status: res.status, prefix }, 'routing-history answered non-2xx');
-        throw Object.assign(new Error(UPSTREAM_ERROR), { statusCode: 502 });
+        throw new HttpError(502, UPSTREAM_ERROR);
       }
       return shapeHistory(prefix, res.data);
     },

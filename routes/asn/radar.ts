@@ -1,12 +1,14 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger } from 'fastify';
-import { getGuard } from '../../schemas/guards.js';
+import { applyGuard } from '../../schemas/guards.js';
 import { ApiKeyMissing } from '../../lib/private-api.js';
 import type { Upstream } from '../../lib/upstream.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 import { num, numbers, radarGet, str } from './radar-client.js';
+import { HttpError } from '../../lib/http-error.js';
 
 const DAY = 24 * 60 * 60;
+const RADAR_UNAVAILABLE = 'Radar data unavailable';
 
 const ErrorBody = Type.Object({ error: Type.String() });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -140,7 +142,7 @@ async function asnView(ctx: Ctx, asn: number): Promise<AsnBody> {
       ctx.log.warn({ err: s.reason, segment: name, asn }, 'radar segment failed');
     }
   });
-  if (missing.length === names.length) throw Object.assign(new Error('Radar data unavailable'), { statusCode: 500 });
+  if (missing.length === names.length) throw new HttpError(500, RADAR_UNAVAILABLE);
 
   let relationships = (value.relationships as AsnBody['relationships'] | undefined) ?? null;
   if (!relationships) {
@@ -247,7 +249,7 @@ async function radarCall<T>(ctx: Ctx, call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (err) {
     ctx.log.warn({ err }, 'radar request failed');
-    throw Object.assign(new Error('Radar data unavailable'), { statusCode: 500 });
+    throw new HttpError(500, RADAR_UNAVAILABLE);
   }
 }
 
@@ -269,12 +271,8 @@ const radar: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, 
       const def = VIEWS[view]!;
       let value = '';
       if (def.param) {
-        const guard = getGuard(def.param.guard)!;
-        const raw = request.query[def.param.name];
-        if (raw === undefined || raw === '') return reply.code(400).send({ error: guard.missing });
-        if (typeof raw !== 'string') return reply.code(400).send({ error: guard.invalid });
-        const checked = guard.check(raw);
-        if (typeof checked !== 'string') return reply.code(400).send({ error: checked.error });
+        const checked = applyGuard(def.param.guard, request.query[def.param.name]);
+        if (typeof checked !== 'string') return reply.code(400).send(checked);
         value = checked;
       }
       const key = app.config.RADAR_API_KEY.trim();

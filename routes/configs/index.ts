@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { allowedHostnames, refererAllowed } from '../../plugins/referer-gate.js';
+import { refererMatcher } from '../../plugins/referer-gate.js';
 import { reportSharingConfigured } from '../reports/configured.js';
 
 // Hostnames of the original public deployment of the site; `originalSite` lets
@@ -23,8 +23,6 @@ const Flags = Type.Object(
 /** GET /api/configs: which features this deployment has, as booleans only. */
 const configs: FastifyPluginAsyncTypebox = async (app) => {
   const c = app.config;
-  const canonical = allowedHostnames(CANONICAL_HOSTNAMES.join(','));
-  canonical.delete('localhost');
   const fixed = {
     map: Boolean(c.MAP_API_KEY),
     ipInfo: Boolean(c.GEO_KEYED_A_API_KEY),
@@ -34,17 +32,7 @@ const configs: FastifyPluginAsyncTypebox = async (app) => {
     ipapiis: Boolean(c.GEO_KEYED_B_API_KEY),
     reportSharing: reportSharingConfigured(c),
   };
-  // The same few Referers come back again and again; a bounded memo spares a URL parse per request.
-  const originalSite = new Map<string, boolean>();
-  const isOriginalSite = (referer: string) => {
-    let verdict = originalSite.get(referer);
-    if (verdict === undefined) {
-      verdict = refererAllowed(referer, canonical);
-      if (originalSite.size >= 1024) originalSite.clear();
-      originalSite.set(referer, verdict);
-    }
-    return verdict;
-  };
+  const isOriginalSite = refererMatcher(new Set(CANONICAL_HOSTNAMES));
   app.get(
     '/configs',
     { schema: { response: { 200: Flags } }, config: { cacheTtl: 60 * 60 } },

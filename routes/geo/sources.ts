@@ -6,13 +6,17 @@ import { UpstreamError, type CallOptions } from '../../lib/upstream.js';
 import type { GeoDatabases } from '../../datasets/geo/databases.js';
 import type { DbLanguage } from './lang.js';
 import { parseLatLon, splitAsOrg, text, toRecord, upstreamMessage, type GeoBase } from './normalise.js';
+import { HttpError } from '../../lib/http-error.js';
 
-/** A 2xx JSON body; anything else throws with the upstream's own message when it gave one. */
+/** The answer itself when its status is 2xx; otherwise throws with the upstream's own message when it gave one. */
+function ensureOk<T extends { status: number; data: unknown }>(res: T): T {
+  if (res.status < 200 || res.status >= 300) throw new UpstreamError(upstreamMessage(res.data) ?? `Upstream answered ${res.status}`, res.status);
+  return res;
+}
+
+/** A 2xx JSON object body; anything else throws. */
 async function okBody(app: FastifyInstance, url: string, options?: CallOptions): Promise<Record<string, unknown>> {
-  const res = await app.upstream.json<unknown>(url, options);
-  if (res.status < 200 || res.status >= 300) {
-    throw new UpstreamError(upstreamMessage(res.data) ?? `Upstream answered ${res.status}`, res.status);
-  }
+  const res = ensureOk(await app.upstream.json<unknown>(url, options));
   if (!res.data || typeof res.data !== 'object') throw new UpstreamError('Upstream answered without a record', res.status);
   return res.data as Record<string, unknown>;
 }
@@ -77,10 +81,9 @@ export async function ipSb(app: FastifyInstance, ip: string): Promise<GeoBase> {
 }
 
 /** Thrown when a route's required key setting is empty; the spec leaves it an unclean 500. */
-export class KeyNotConfigured extends Error {
-  readonly statusCode = 500;
+class KeyNotConfigured extends HttpError {
   constructor(setting: string) {
-    super(`${setting} is not configured`);
+    super(500, `${setting} is not configured`);
   }
 }
 
@@ -180,8 +183,7 @@ export async function privateIpinfo(
   lang: string,
 ): Promise<GeoBase & { advancedData: ReturnType<typeof advancedData> }> {
   const api = new PrivateApi(app.upstream, app.config);
-  const res = await api.forward(request, '/ipinfo', { query: { ip, lang } });
-  if (res.status < 200 || res.status >= 300) throw new UpstreamError(upstreamMessage(res.data) ?? `Upstream answered ${res.status}`, res.status);
+  const res = ensureOk(await api.forward(request, '/ipinfo', { query: { ip, lang } }));
   const data = obj(res.data);
   const as = splitAsOrg(data.org);
   return {

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { defineGuard, guarded } from '../../schemas/guards.js';
 import { pickKey } from '../../lib/keys.js';
-import { API_KEY_MISSING } from '../../lib/private-api.js';
+import { ApiKeyMissing } from '../../lib/private-api.js';
 
 export const UPSTREAM_ERROR = 'Upstream error';
 export const UPSTREAM_FETCH_FAILED = 'Upstream fetch failed';
@@ -76,10 +76,11 @@ const map: FastifyPluginAsyncTypebox = async (app) => {
         }),
         response: { 200: Type.Unknown({ description: 'the upstream image bytes, streamed' }), 400: ErrorBody, 500: ErrorBody, 502: ErrorBody },
       },
+      config: { cacheTtl: ONE_YEAR },
     },
     async (request, reply) => {
       const key = pickKey(app.config.MAP_API_KEY);
-      if (!key) return reply.code(500).send({ error: API_KEY_MISSING });
+      if (!key) throw new ApiKeyMissing();
       const { latitude, longitude, language, CanvasMode } = request.query as { latitude: string; longitude: string; language: string; CanvasMode?: string };
       let upstream;
       try {
@@ -96,7 +97,6 @@ const map: FastifyPluginAsyncTypebox = async (app) => {
       }
       const type = upstream.headers['content-type'];
       reply.header('content-type', typeof type === 'string' && type ? type : 'image/jpeg');
-      reply.header('cache-control', `public, max-age=${ONE_YEAR}`);
       return reply.send(upstream.body);
     },
   );

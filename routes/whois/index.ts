@@ -3,6 +3,7 @@ import ipaddr from 'ipaddr.js';
 import { RdapBootstrap } from '../../datasets/rdap/bootstrap.js';
 import { isIp, isPublicIp, normaliseDomain } from '../../schemas/guards.js';
 import { queryWhois, referralServer, type WhoisAnswer } from './port43.js';
+import { HttpError } from '../../lib/http-error.js';
 
 export const INVALID_QUERY = 'Invalid query';
 export const NOT_PUBLIC = 'Not a public IP address';
@@ -36,15 +37,6 @@ const WhoisResult = Type.Object({
   truncated: Type.Optional(Type.Boolean()),
 });
 type WhoisResult = Static<typeof WhoisResult>;
-
-class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * GET /api/whois?q=: RDAP first, port-43 WHOIS as the fallback, for a public
@@ -93,14 +85,19 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
     }
   }
 
+  /** The WHOIS server IANA names for `query` (an address or a top-level domain), if it is a plausible host name. */
+  async function ianaReferral(query: string): Promise<{ server: string | undefined; truncated: boolean }> {
+    const answer = await queryWhois(IANA_WHOIS, query, port43);
+    const named = referralServer(answer.text);
+    return { server: named && normaliseDomain(named) ? named : undefined, truncated: answer.truncated };
+  }
+
   async function tldWhoisServer(tld: string): Promise<string | undefined> {
     const cached = tldServers.get(tld);
     if (cached && cached.expires > Date.now()) return cached.server;
-    const answer = await queryWhois(IANA_WHOIS, tld, port43);
-    const named = referralServer(answer.text);
-    const server = named && normaliseDomain(named) ? named : undefined;
+    const { server, truncated } = await ianaReferral(tld);
     // A cut-off answer may have lost its whois: line; it is not worth a day.
-    if (server || !answer.truncated) tldServers.set(tld, { server, expires: Date.now() + TLD_CACHE_MS });
+    if (server || !truncated) tldServers.set(tld, { server, expires: Date.now() + TLD_CACHE_MS });
     return server;
   }
 
@@ -108,22 +105,24 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
     return { query, type, source: 'whois', server: answer.server, whois: answer.text, truncated: answer.truncated };
   }
 
+  /** The RDAP answer for `query` under `base`, or undefined (logged) so the caller falls back to WHOIS. */
+  async function tryRdap(base: string | undefined, type: 'ip' | 'domain', query: string, log: typeof app.log): Promise<WhoisResult | undefined> {
+    if (!base) return undefined;
+    try {
+      const { server, data } = await rdap(`${base}${type}/${query}`);
+      return { query, type, source: 'rdap', server, rdap: data };
+    } catch (err) {
+      log.warn({ err, [type]: query }, 'RDAP lookup failed; falling back to WHOIS');
+      return undefined;
+    }
+  }
+
   async function lookupIp(ip: string, log: typeof app.log): Promise<WhoisResult> {
     const base = bootstrap.baseForIp(ip);
-    if (base) {
-      try {
-        const { server, data } = await rdap(`${base}ip/${ip}`);
-        return { query: ip, type: 'ip', source: 'rdap', server, rdap: data };
-      } catch (err) {
-        log.warn({ err, ip }, 'RDAP lookup failed; falling back to WHOIS');
-      }
-    }
+    const answered = await tryRdap(base, 'ip', ip, log);
+    if (answered) return answered;
     try {
-      let server = base ? RIR_WHOIS[new URL(base).hostname] : undefined;
-      if (!server) {
-        const referral = referralServer((await queryWhois(IANA_WHOIS, ip, port43)).text);
-        server = referral && normaliseDomain(referral) ? referral : undefined;
-      }
+      const server = (base ? RIR_WHOIS[new URL(base).hostname] : undefined) ?? (await ianaReferral(ip)).server;
       if (!server) throw new Error('IANA named no WHOIS server for this address');
       return fromWhois(ip, 'ip', await queryWhois(server, ip, port43));
     } catch (err) {
@@ -135,14 +134,8 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
   async function lookupDomain(domain: string, log: typeof app.log): Promise<WhoisResult> {
     const tld = domain.slice(domain.lastIndexOf('.') + 1);
     const base = bootstrap.baseForTld(tld);
-    if (base) {
-      try {
-        const { server, data } = await rdap(`${base}domain/${domain}`);
-        return { query: domain, type: 'domain', source: 'rdap', server, rdap: data };
-      } catch (err) {
-        log.warn({ err, domain }, 'RDAP lookup failed; falling back to WHOIS');
-      }
-    }
+    const answered = await tryRdap(base, 'domain', domain, log);
+    if (answered) return answered;
     let server: string | undefined;
     try {
       server = await tldWhoisServer(tld);

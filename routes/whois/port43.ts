@@ -75,13 +75,15 @@ export function queryWhois(server: string, query: string, options: Port43Options
   });
 }
 
+const REFERRAL_LINES = [/^whois:[ \t]*(\S+)[ \t]*$/im, /^refer:[ \t]*(\S+)[ \t]*$/im];
+
 /**
  * The value of the first `whois:` (else `refer:`) line of a whois.iana.org
  * answer: the registry's WHOIS server, or undefined when IANA names none.
  */
 export function referralServer(text: string): string | undefined {
-  for (const key of ['whois', 'refer']) {
-    const match = new RegExp(`^${key}:[ \\t]*(\\S+)[ \\t]*$`, 'im').exec(text);
+  for (const line of REFERRAL_LINES) {
+    const match = line.exec(text);
     if (match) return match[1]!.toLowerCase();
   }
   return undefined;

@@ -10,7 +10,7 @@ import { GUARD_KEYWORD } from './schemas/guards.js';
 import globalPlugins from './plugins/index.js';
 import routes from './routes/index.js';
 
-export const JSON_BODY_LIMIT = 500 * 1024;
+const JSON_BODY_LIMIT = 500 * 1024;
 
 export interface ApiOptions {
   config: Config;

@@ -5,7 +5,7 @@ export const BOOT_PHASES = ['geo-databases', 'asn-datasets', 'service-status', '
 export type BootPhase = (typeof BOOT_PHASES)[number];
 
 /** How long one shutdown callback may take before shutdown carries on without it. */
-export const STOP_TIMEOUT_MS = 5000;
+const STOP_TIMEOUT_MS = 5000;
 
 export interface BootStep {
   phase: BootPhase;

@@ -3,7 +3,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../fastify.config.js';
 
 // Header values and query keys that carry credentials; they never reach a log line.
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'headers.authorization',

@@ -7,7 +7,7 @@ import underPressure from '@fastify/under-pressure';
 export const MAX_EVENT_LOOP_DELAY_MS = 1000;
 // Near V8's heap limit the process would die of an out-of-memory error; refusing
 // new work while it is there gives the collector a chance.
-export const MAX_HEAP_SHARE = 0.9;
+const MAX_HEAP_SHARE = 0.9;
 export const RETRY_AFTER_S = 10;
 
 /** Refused because the process is overwhelmed; an expected answer, so the error handler does not log it. */

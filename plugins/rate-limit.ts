@@ -7,8 +7,8 @@ import { clientIp } from '../lib/client-ip.js';
 import { fromAppRoot } from '../lib/app-root.js';
 import { isMonitoringPath } from './monitoring-path.js';
 
-export const RATE_LIMIT_WINDOW_MS = 20 * 60 * 1000;
-export const TOO_MANY_REQUESTS = 'Too Many Requests';
+const RATE_LIMIT_WINDOW_MS = 20 * 60 * 1000;
+const TOO_MANY_REQUESTS = 'Too Many Requests';
 
 /** Thrown by a limiter; the error handler answers it as `{ message }`. */
 export class TooManyRequests extends Error {

@@ -3,8 +3,8 @@ import slowDown from 'fastify-slow-down';
 import { clientIp } from '../lib/client-ip.js';
 import { isMonitoringPath } from './monitoring-path.js';
 
-export const SLOW_DOWN_WINDOW_MS = 60 * 60 * 1000;
-export const SLOW_DOWN_STEP_MS = 400;
+const SLOW_DOWN_WINDOW_MS = 60 * 60 * 1000;
+const SLOW_DOWN_STEP_MS = 400;
 // A cap keeps one abusive client from pinning sockets open for minutes; at
 // 10 s a client gets at most six requests a minute through, which is the point.
 export const SLOW_DOWN_MAX_DELAY_MS = 10 * 1000;

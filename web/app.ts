@@ -7,9 +7,9 @@ import type { Logger } from 'pino';
 import { fromAppRoot } from '../lib/app-root.js';
 import { fastifyLogOptions } from '../lib/logger.js';
 
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
-export const REVALIDATE = 'no-cache';
-export const NO_STORE = 'no-store';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+const NO_STORE = 'no-store';
 
 // A file extension starts with a letter (`.js`, `.png`, `.mp4`), so a navigation
 // to an address such as `/ip/8.8.8.8` still gets the single-page app.
@@ -38,7 +38,7 @@ export function isApiPath(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 }
 
-export function frontendRoot(frontendDir: string): string {
+function frontendRoot(frontendDir: string): string {
   return frontendDir ? fromAppRoot(frontendDir) : fromAppRoot('web/public');
 }
 

@@ -4,8 +4,8 @@ import { sortedIndexOf } from './sorted.js';
 
 /** How a neighbour relates to the AS whose adjacency list holds it. */
 export const REL_PROVIDER = 1;
-export const REL_CUSTOMER = 2;
-export const REL_PEER = 3;
+const REL_CUSTOMER = 2;
+const REL_PEER = 3;
 
 // Edge passes over half a million links run in slices this long between
 // yields; each slice is a few milliseconds of typed-array work.

@@ -27,7 +27,7 @@ interface KindSpec {
 
 const CAIDA = 'https://publicdata.caida.org/datasets';
 
-export const KINDS: Record<DatasetKind, KindSpec> = {
+const KINDS: Record<DatasetKind, KindSpec> = {
   relationships: {
     file: 'as-rel2.txt',
     listing: `${CAIDA}/as-relationships/serial-2/`,
@@ -47,9 +47,9 @@ export const KINDS: Record<DatasetKind, KindSpec> = {
 };
 
 /** The spec's cap on a start-up download. */
-export const BOOT_DOWNLOAD_MS = 5 * 60 * 1000;
+const BOOT_DOWNLOAD_MS = 5 * 60 * 1000;
 export const FIRST_CHECK_MS = 60 * 1000;
-export const UPDATE_EVERY_HOURS = 24;
+const UPDATE_EVERY_HOURS = 24;
 // A replacement with fewer than half the entries of the snapshot it replaces
 // is taken for a truncated download, not for a shrinking Internet.
 const MIN_SIZE_RATIO = 0.5;

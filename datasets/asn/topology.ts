@@ -2,8 +2,8 @@ import type { AsGraph } from './graph.js';
 
 /** Bounds of the upstream graph: hops above the queried AS, providers followed per AS, nodes in all. */
 export const MAX_DEPTH = 6;
-export const MAX_PROVIDERS_ORIGIN = 8;
-export const MAX_PROVIDERS_PER_AS = 3;
+const MAX_PROVIDERS_ORIGIN = 8;
+const MAX_PROVIDERS_PER_AS = 3;
 export const MAX_NODES = 40;
 
 export interface TopologyNode {

@@ -12,7 +12,7 @@ import { redactUrl } from '../../lib/logger.js';
 import { UpstreamError, type Upstream, type UpstreamResponse } from '../../lib/upstream.js';
 
 /** The two databases, by MaxMind edition id (also their file names under the geo folder). */
-export const EDITIONS = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' } as const;
+const EDITIONS = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' } as const;
 export type Edition = keyof typeof EDITIONS;
 const EDITION_KEYS = Object.keys(EDITIONS) as Edition[];
 
@@ -20,9 +20,9 @@ const EDITION_KEYS = Object.keys(EDITIONS) as Edition[];
 // GeoLite2, GeoIP2 and DB-IP's compatible "lite" files all name it.
 const TYPE_PATTERN: Record<Edition, RegExp> = { city: /city/i, asn: /asn/i };
 
-export const BOOT_DOWNLOAD_CAP_MS = 5 * 60 * 1000;
-export const FIRST_CHECK_DELAY_MS = 60 * 1000;
-export const CHECK_INTERVAL_HOURS = 24;
+const BOOT_DOWNLOAD_CAP_MS = 5 * 60 * 1000;
+const FIRST_CHECK_DELAY_MS = 60 * 1000;
+const CHECK_INTERVAL_HOURS = 24;
 const WATCH_DEBOUNCE_MS = 300;
 const MAX_REDIRECTS = 5;
 const DOWNLOAD_HOST = 'download.maxmind.com';

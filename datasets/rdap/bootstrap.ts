@@ -7,11 +7,11 @@ import { APP_ROOT } from '../../lib/app-root.js';
 import type { Upstream } from '../../lib/upstream.js';
 
 /** The IANA RDAP bootstrap files this service reads (RFC 9224). */
-export const BOOTSTRAP_FILES = ['dns', 'ipv4', 'ipv6'] as const;
+const BOOTSTRAP_FILES = ['dns', 'ipv4', 'ipv6'] as const;
 export type BootstrapFile = (typeof BOOTSTRAP_FILES)[number];
 
-export const IANA_BOOTSTRAP_BASE = 'https://data.iana.org/rdap/';
-export const SHIPPED_BOOTSTRAP_DIR = join(APP_ROOT, 'datasets', 'rdap', 'bootstrap');
+const IANA_BOOTSTRAP_BASE = 'https://data.iana.org/rdap/';
+const SHIPPED_BOOTSTRAP_DIR = join(APP_ROOT, 'datasets', 'rdap', 'bootstrap');
 export const REFRESH_INTERVAL_HOURS = 24;
 
 interface BootstrapJson {

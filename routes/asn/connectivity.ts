@@ -29,7 +29,7 @@ type ConnectivityBody = Static<typeof Connectivity>;
 const TTL = 30 * 24 * 60 * 60;
 // RIPEstat is asked only for names the local snapshot lacks, and at most
 // this many per answer; the rest stay null.
-export const MAX_NAME_LOOKUPS = 10;
+const MAX_NAME_LOOKUPS = 10;
 
 async function holderName(upstream: Upstream, sourceApp: string, asn: number, log: FastifyBaseLogger): Promise<string | null> {
   try {

@@ -41,7 +41,7 @@ interface RipeRoutingHistory {
 const UPSTREAM_ERROR = 'Upstream error';
 
 /** RIPEstat routing-history, reshaped with each timeline's visibility relative to the best-seen one. */
-export function shapeHistory(prefix: string, body: RipeRoutingHistory): HistoryBody {
+function shapeHistory(prefix: string, body: RipeRoutingHistory): HistoryBody {
   const data = body.data;
   if (!data || !Array.isArray(data.by_origin)) throw new HttpError(502, UPSTREAM_ERROR);
   const origins = data.by_origin.map((o) => ({

@@ -90,12 +90,12 @@ interface ViewDef {
 }
 
 // The outage feed: Radar's annotation window of one week, up to 100 entries.
-export const OUTAGES_QUERY = { dateRange: '7d', limit: '100', format: 'json' };
+const OUTAGES_QUERY = { dateRange: '7d', limit: '100', format: 'json' };
 // The heatmap: one week of hourly HTTP request volume for the country,
 // normalised by Radar to 0..1 of the week's peak.
-export const ACTIVITY_QUERY = { dateRange: '7d', aggInterval: '1h', normalization: 'MIN0_MAX', format: 'json' };
+const ACTIVITY_QUERY = { dateRange: '7d', aggInterval: '1h', normalization: 'MIN0_MAX', format: 'json' };
 
-export const VIEWS: Record<string, ViewDef> = {
+const VIEWS: Record<string, ViewDef> = {
   asn: { param: { name: 'asn', guard: 'asn' }, ttl: 30 * DAY, run: (ctx, asn) => asnView(ctx, Number(asn)) },
   outages: { ttl: 60 * 60, run: (ctx) => outagesView(ctx) },
   activity: { param: { name: 'country', guard: 'country' }, ttl: 60 * 60, run: (ctx, country) => activityView(ctx, country) },

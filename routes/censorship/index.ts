@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { guarded } from '../../schemas/guards.js';
 
-export const WINDOW_DAYS = 30;
+const WINDOW_DAYS = 30;
 export const UPSTREAM_ERROR = 'Upstream error';
 
 // OONI's row shape with axis_x=probe_cc and axis_y=blocking_type.

@@ -10,7 +10,7 @@ import { TYPE_CODES, fromDoh, fromNode } from './normalise.js';
 /** One resolver of the data file: a plain-DNS server (`ip` or `ip:port`) or a DNS-over-HTTPS JSON endpoint. */
 export type ResolverSpec = { name: string; kind: 'dns'; server: string } | { name: string; kind: 'doh'; url: string };
 
-export const RESOLVERS_FILE = join(APP_ROOT, 'routes', 'dnsresolver', 'resolvers.json');
+const RESOLVERS_FILE = join(APP_ROOT, 'routes', 'dnsresolver', 'resolvers.json');
 
 export function loadResolvers(file = RESOLVERS_FILE): ResolverSpec[] {
   const list: unknown = JSON.parse(readFileSync(file, 'utf8'));

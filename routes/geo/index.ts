@@ -10,7 +10,7 @@ import { GeoRecord, GeoRecordFields, type GeoBase } from './normalise.js';
 import { ADVANCED_FIELDS, ipApi, ip2location, ipSb, ipapiIs, ipinfo, localLookup, privateIpinfo } from './sources.js';
 import { timezoneAt, warmTimezones } from './timezone.js';
 
-export const DATABASE_NOT_LOADED = 'Geolocation database is not loaded';
+const DATABASE_NOT_LOADED = 'Geolocation database is not loaded';
 
 /** Each app's geo databases, by its lifecycle (one per app), for tests and tools that drive them directly. */
 export const geoDatabasesOf = new WeakMap<Lifecycle, GeoDatabases>();

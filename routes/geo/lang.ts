@@ -1,5 +1,5 @@
 /** The languages the city database holds, in their canonical spelling. */
-export const DB_LANGUAGES = ['de', 'en', 'es', 'fr', 'ja', 'pt-BR', 'ru', 'zh-CN'] as const;
+const DB_LANGUAGES = ['de', 'en', 'es', 'fr', 'ja', 'pt-BR', 'ru', 'zh-CN'] as const;
 export type DbLanguage = (typeof DB_LANGUAGES)[number];
 
 const BY_LOWER = new Map<string, DbLanguage>(DB_LANGUAGES.map((l) => [l.toLowerCase(), l]));

@@ -160,7 +160,7 @@ export function localLookup(databases: GeoDatabases, city: NonNullable<GeoDataba
 
 /** The fields of advancedData; in the signed-out and over-quota states each holds the state's code. */
 export const ADVANCED_FIELDS = ['isProxy', 'isVpn', 'isTor', 'isHosting', 'isMobile', 'riskScore', 'connectionType'] as const;
-export const ADVANCED_STATES = ['sign_in_required', 'quota_exceeded'] as const;
+const ADVANCED_STATES = ['sign_in_required', 'quota_exceeded'] as const;
 type AdvancedValue = boolean | number | string | null;
 
 function advancedData(raw: unknown): Record<(typeof ADVANCED_FIELDS)[number], AdvancedValue> {

@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { defineGuard, guarded } from '../../schemas/guards.js';
 
-export const NO_MAC = 'No MAC address provided';
-export const INVALID_MAC = 'Invalid MAC address';
+const NO_MAC = 'No MAC address provided';
+const INVALID_MAC = 'Invalid MAC address';
 export const UPSTREAM_ERROR = 'Upstream error';
 
 // Separators are stripped first, so `aa:bb-cc…` passes; what remains must be

@@ -5,7 +5,7 @@ import { ApiKeyMissing } from '../../lib/private-api.js';
 
 export const UPSTREAM_ERROR = 'Upstream error';
 export const UPSTREAM_FETCH_FAILED = 'Upstream fetch failed';
-export const ONE_YEAR = 365 * 24 * 60 * 60;
+const ONE_YEAR = 365 * 24 * 60 * 60;
 
 // Plain decimal notation only: exponents, hex, `Infinity` and blanks never
 // reach the upstream URL; the number is re-printed from its parsed value.
@@ -44,7 +44,7 @@ export const DARK_STYLE = [
 ];
 
 /** The fixed Static Maps URL; the caller only chooses the values of center, markers, language and the style set. */
-export function staticMapUrl(latitude: string, longitude: string, language: string, dark: boolean, key: string): string {
+function staticMapUrl(latitude: string, longitude: string, language: string, dark: boolean, key: string): string {
   const params = new URLSearchParams({
     center: `${latitude},${longitude}`,
     markers: `color:red|${latitude},${longitude}`,

@@ -4,12 +4,12 @@ import { defineGuard, guarded } from '../../schemas/guards.js';
 import { ApiKeyMissing, PrivateApi, type ForwardOptions } from '../../lib/private-api.js';
 import { UpstreamError, type UpstreamJson } from '../../lib/upstream.js';
 
-export const INVALID_TOKEN = 'Invalid token';
-export const NO_ID = 'No id provided';
-export const INVALID_ID = 'Invalid id';
-export const NO_PERSONA = 'No persona provided';
+const INVALID_TOKEN = 'Invalid token';
+const NO_ID = 'No id provided';
+const INVALID_ID = 'Invalid id';
+const NO_PERSONA = 'No persona provided';
 export const UPSTREAM_FETCH_FAILED = 'Upstream fetch failed';
-export const QUOTA_EXCEEDED_MESSAGE = 'Monthly quota exceeded';
+const QUOTA_EXCEEDED_MESSAGE = 'Monthly quota exceeded';
 export const UPSTREAM_ERROR = 'Upstream error';
 
 // Tokens and ids are matched whole against a fixed alphabet, so no `/`, `.`,

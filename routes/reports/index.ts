@@ -7,13 +7,13 @@ import { Report, reportErrors, checkReportRequest } from './schema.js';
 import { ReportStore } from './store.js';
 
 export const MAX_REPORT_BYTES = 256 * 1024;
-export const TTL_DAYS = [1, 3, 7] as const;
+const TTL_DAYS = [1, 3, 7] as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export const NOT_CONFIGURED = 'Report sharing is not configured';
-export const INVALID_REPORT = 'Invalid report';
-export const REPORT_TOO_LARGE = 'Report too large';
-export const REPORT_NOT_FOUND = 'Report not found';
+const NOT_CONFIGURED = 'Report sharing is not configured';
+const INVALID_REPORT = 'Invalid report';
+const REPORT_TOO_LARGE = 'Report too large';
+const REPORT_NOT_FOUND = 'Report not found';
 
 const ErrorBody = Type.Object({ error: Type.String() });
 const InvalidBody = Type.Object({
@@ -27,7 +27,7 @@ export function normaliseTtlDays(value: unknown): number {
 }
 
 /** 16 random bytes as 22 base64url characters. */
-export function newReportId(): string {
+function newReportId(): string {
   return randomBytes(16).toString('base64url');
 }
 

@@ -118,11 +118,11 @@ export const Report = strict({
 export type Report = Static<typeof Report>;
 
 // ttlDays is read leniently (anything but 1, 3 or 7 becomes 1), so it is not part of the strict check.
-export const ReportRequest = strict({ report: Report, ttlDays: Opt(Type.Unknown()) });
+const ReportRequest = strict({ report: Report, ttlDays: Opt(Type.Unknown()) });
 
 export const checkReportRequest = TypeCompiler.Compile(ReportRequest);
 
-export const MAX_DETAILS = 20;
+const MAX_DETAILS = 20;
 
 export interface Detail {
   path: string;

@@ -2,7 +2,7 @@ import type { Config } from '../../fastify.config.js';
 import type { Upstream } from '../../lib/upstream.js';
 
 /** The store did not take or give back a report; answered 502 and logged with its cause. */
-export class StoreError extends Error {
+class StoreError extends Error {
   readonly statusCode = 502;
   constructor(readonly cause: unknown) {
     super('Report store unavailable');
@@ -10,7 +10,7 @@ export class StoreError extends Error {
 }
 
 /** What is kept under a report id: the report and when it stops being readable. */
-export interface StoredReport {
+interface StoredReport {
   report: unknown;
   expiresAt: string;
 }

@@ -8,8 +8,8 @@ import type { Provider } from './providers.js';
 
 export const POLL_INTERVAL_MS = 5 * 60 * 1000;
 // Bounds that keep the detail record small whatever a status page publishes.
-export const MAX_COMPONENTS = 60;
-export const MAX_INCIDENTS = 10;
+const MAX_COMPONENTS = 60;
+const MAX_INCIDENTS = 10;
 const MAX_TEXT = 200;
 
 // What we read of Atlassian Statuspage's summary.json and incidents.json; any
@@ -41,7 +41,7 @@ const checkSummary = TypeCompiler.Compile(Summary);
 const checkIncidents = TypeCompiler.Compile(Incidents);
 type IncidentIn = Static<typeof Incident>;
 
-export const Indicator = Type.Union([
+const Indicator = Type.Union([
   Type.Literal('none'),
   Type.Literal('minor'),
   Type.Literal('major'),
@@ -49,7 +49,7 @@ export const Indicator = Type.Union([
   Type.Literal('maintenance'),
   Type.Literal('unknown'),
 ]);
-export type Indicator = Static<typeof Indicator>;
+type Indicator = Static<typeof Indicator>;
 
 const Light = {
   id: Type.String(),
@@ -122,7 +122,7 @@ function incidentView(i: IncidentIn): Detail['incidents'][number] {
   };
 }
 
-export interface PollerOptions {
+interface PollerOptions {
   upstream: Upstream;
   providers: readonly Provider[];
   logger: FastifyBaseLogger;

@@ -7,8 +7,8 @@ import { ingestUrl, parseEnvelope, serialiseEnvelope, withVisitorIp } from './en
 export const TELEMETRY_BODY_LIMIT = 10 * 1024 * 1024;
 export const TELEMETRY_LIMIT = 600;
 export const TELEMETRY_WINDOW_MS = 20 * 60 * 1000;
-export const DSN_MISMATCH = 'DSN not allowed';
-export const RELAY_FAILED = 'Telemetry relay failed';
+const DSN_MISMATCH = 'DSN not allowed';
+const RELAY_FAILED = 'Telemetry relay failed';
 
 // Headers of the ingest answer that tell the browser SDK to back off.
 const PASSED_HEADERS = ['retry-after', 'x-sentry-rate-limits'];

@@ -10,7 +10,7 @@ export const NOT_PUBLIC = 'Not a public IP address';
 export const NO_TLD_SERVER = 'No WHOIS or RDAP server for this top-level domain';
 export const LOOKUP_FAILED = 'WHOIS lookup failed';
 
-export const IANA_WHOIS = 'whois.iana.org';
+const IANA_WHOIS = 'whois.iana.org';
 const TLD_CACHE_MS = 24 * 60 * 60 * 1000;
 const MAX_RDAP_REFERRALS = 2;
 // An RDAP object is a few kilobytes; anything this large is not one.

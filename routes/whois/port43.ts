@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 
 /** The most text kept from one WHOIS answer; a server sending more is cut off here. */
 export const WHOIS_MAX_BYTES = 256 * 1024;
-export const WHOIS_PORT = 43;
+const WHOIS_PORT = 43;
 
 export interface WhoisAnswer {
   server: string;

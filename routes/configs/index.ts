@@ -36,7 +36,11 @@ const configs: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/configs',
     { schema: { response: { 200: Flags } }, config: { cacheTtl: 60 * 60 } },
-    async (request) => ({ ...fixed, originalSite: isOriginalSite(request.headers.referer ?? '') }),
+    // originalSite depends on the Referer, so a shared cache must keep one copy per Referer.
+    async (request, reply) => {
+      reply.header('vary', 'Referer');
+      return { ...fixed, originalSite: isOriginalSite(request.headers.referer ?? '') };
+    },
   );
 };
 

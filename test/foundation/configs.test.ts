@@ -37,3 +37,11 @@ test('configs: originalSite only for a Referer on a canonical hostname', async (
   assert.equal(await flag('http://localhost:5173/'), false);
   await app.close();
 });
+
+test('configs: the answer varies with the Referer, so a shared cache keeps one copy per Referer', async () => {
+  const { app } = await buildTestApi();
+  const res = await call(app, '/api/configs');
+  assert.equal(res.headers['cache-control'], 'public, max-age=3600');
+  assert.equal(res.headers.vary, 'Referer');
+  await app.close();
+});

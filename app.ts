@@ -6,6 +6,7 @@ import './lib/fastify-types.js';
 import { Lifecycle } from './lib/lifecycle.js';
 import { fastifyLogOptions } from './lib/logger.js';
 import { Upstream } from './lib/upstream.js';
+import { foldingSerializerFactory } from './lib/response-serializer.js';
 import { GUARD_KEYWORD } from './schemas/guards.js';
 import globalPlugins from './plugins/index.js';
 import routes from './routes/index.js';
@@ -25,6 +26,7 @@ export async function buildApi({ config, logger, dispatcher }: ApiOptions): Prom
     ...fastifyLogOptions(logger),
     bodyLimit: JSON_BODY_LIMIT,
     ajv: { customOptions: { keywords: [GUARD_KEYWORD] } },
+    schemaController: { compilersFactory: { buildSerializer: foldingSerializerFactory } },
   });
   app.decorate('config', config);
   app.decorate(

@@ -1,6 +1,7 @@
 import { LogController, type FastifyBaseLogger } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../fastify.config.js';
+import { lazyRequestLogger } from './request-logger.js';
 
 // Header values and query keys that carry credentials; they never reach a log line.
 const REDACT_PATHS = [
@@ -34,5 +35,6 @@ export function fastifyLogOptions(logger: Logger) {
   return {
     loggerInstance: logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
   };
 }

@@ -79,8 +79,10 @@ export default fp(
 
     // The plugin's handlers are async functions despite their hook type.
     const limit = limiter as unknown as (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    app.addHook('onRequest', async (request, reply) => {
-      if (!isMonitoringPath(request)) await limit(request, reply);
+    // Callback style: an async wrapper would add a promise and a microtask to every request.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (isMonitoringPath(request)) return done();
+      limit(request, reply).then(() => done(), done);
     });
   },
   { name: 'rate-limit', dependencies: [] },

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { boundedMemo } from '../lib/bounded-memo.js';
 
 const NO_REFERER = 'What are you doing?';
 const ACCESS_DENIED = 'Access denied';
@@ -25,21 +26,12 @@ export function refererAllowed(referer: string, allowed: Set<string>): boolean {
 }
 
 // Browsers send a handful of distinct Referers; remembering the verdicts spares
-// a URL parse per request. The bound keeps a flood of unique values harmless.
+// a URL parse per request.
 const VERDICTS_MAX = 1024;
 
 /** refererAllowed against a fixed set of hostnames, with the verdicts remembered. */
 export function refererMatcher(allowed: Set<string>): (referer: string) => boolean {
-  const verdicts = new Map<string, boolean>();
-  return (referer) => {
-    let ok = verdicts.get(referer);
-    if (ok === undefined) {
-      ok = refererAllowed(referer, allowed);
-      if (verdicts.size >= VERDICTS_MAX) verdicts.clear();
-      verdicts.set(referer, ok);
-    }
-    return ok;
-  };
+  return boundedMemo((referer) => refererAllowed(referer, allowed), VERDICTS_MAX);
 }
 
 /** Only pages of the site itself (exact hostnames) may call the API. */

@@ -1,6 +1,7 @@
 import { domainToASCII } from 'node:url';
 import { Type, type TUnsafe } from '@sinclair/typebox';
 import ipaddr from 'ipaddr.js';
+import { boundedMemo } from '../lib/bounded-memo.js';
 
 /**
  * A guard checks one query or path parameter. It receives the raw value (a
@@ -59,10 +60,14 @@ function parseIp(value: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
 // the global unicast block 2000::/3.
 const GLOBAL_V6 = ipaddr.parseCIDR('2000::/3');
 
+function isPublicAddress(addr: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (addr.range() !== 'unicast') return false;
+  return addr.kind() === 'ipv4' || (addr as ipaddr.IPv6).match(GLOBAL_V6 as [ipaddr.IPv6, number]);
+}
+
 export function isPublicIp(value: string): boolean {
   const addr = parseIp(value);
-  if (!addr || addr.range() !== 'unicast') return false;
-  return addr.kind() === 'ipv4' || (addr as ipaddr.IPv6).match(GLOBAL_V6 as [ipaddr.IPv6, number]);
+  return addr !== undefined && isPublicAddress(addr);
 }
 
 export function isIp(value: string): boolean {
@@ -87,10 +92,18 @@ export function normaliseDomain(value: string): string | undefined {
 const ok = (value: string) => value;
 const fail = (error: string) => ({ error });
 
+// A page looks one address up from every geo source at once, so the verdicts
+// are remembered: parsing an address was a fifth of a local lookup's CPU.
+const IP_VERDICTS_MAX = 4096;
+
 defineGuard('publicIp', {
   missing: 'No IP address provided',
   invalid: 'Invalid IP address',
-  check: (value) => (!isIp(value) ? fail('Invalid IP address') : isPublicIp(value) ? ok(value) : fail('Not a public IP address')),
+  check: boundedMemo((value) => {
+    const addr = parseIp(value);
+    if (!addr) return fail('Invalid IP address');
+    return isPublicAddress(addr) ? ok(value) : fail('Not a public IP address');
+  }, IP_VERDICTS_MAX),
 });
 
 defineGuard('domain', {

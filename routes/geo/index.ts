@@ -35,7 +35,11 @@ const q = (request: FastifyRequest) => request.query as { ip: string; lang?: unk
 
 /** Appends the timezone found at the record's own coordinates (only ever on a success). */
 async function withTimezone<T extends GeoBase>(base: T): Promise<T & { timezone: string | null }> {
-  return { ...base, timezone: await timezoneAt(base.latitude, base.longitude) };
+  // Added in place: an object spread followed by a property takes V8's slow
+  // path, which cost more than the rest of a geo-local lookup.
+  const record = base as T & { timezone: string | null };
+  record.timezone = await timezoneAt(base.latitude, base.longitude);
+  return record;
 }
 
 /** The seven geolocation routes and the local databases' life cycle. */

@@ -1,3 +1,5 @@
+import { boundedMemo } from '../../lib/bounded-memo.js';
+
 /** The languages the city database holds, in their canonical spelling. */
 const DB_LANGUAGES = ['de', 'en', 'es', 'fr', 'ja', 'pt-BR', 'ru', 'zh-CN'] as const;
 export type DbLanguage = (typeof DB_LANGUAGES)[number];
@@ -13,7 +15,14 @@ const TAG = /^[a-z]{1,8}(?:-[a-z0-9]{1,8})*$/;
  * a language tag is en; this never fails.
  */
 export function normaliseLang(value: unknown): DbLanguage {
-  if (typeof value !== 'string' || value.length > 35) return 'en';
+  return typeof value === 'string' && value.length <= 35 ? rememberedLang(value) : 'en';
+}
+
+// Pages ask in a handful of languages; the verdicts are remembered.
+const LANG_VERDICTS_MAX = 256;
+const rememberedLang = boundedMemo(langOf, LANG_VERDICTS_MAX);
+
+function langOf(value: string): DbLanguage {
   const tag = value.trim().replace(/_/g, '-').toLowerCase();
   if (!TAG.test(tag)) return 'en';
   const exact = BY_LOWER.get(tag);

@@ -7,7 +7,7 @@ let finder: Promise<Find> | undefined;
 const loadFinder = (): Promise<Find> => (finder ??= import('geo-tz/all').then((m) => m.find));
 
 const CACHE_MAX = 10_000;
-const cache = new Map<string, string | null>();
+const cache = new Map<number, string | null>();
 
 /** Loads the timezone boundaries now (a start-up step), not on the first request. */
 export async function warmTimezones(): Promise<void> {
@@ -16,22 +16,20 @@ export async function warmTimezones(): Promise<void> {
 
 /**
  * The IANA zone at the given coordinates, from an offline boundary lookup;
- * null without usable coordinates. Coordinates are rounded to 0.01° (about a
- * kilometre) for a small LRU cache, since sources answer the same city centres.
+ * null without usable coordinates. Answers are remembered per 0.01° cell
+ * (about a kilometre), since sources answer the same city centres; at
+ * CACHE_MAX cells the memory starts over.
  */
 export async function timezoneAt(latitude: number | null, longitude: number | null): Promise<string | null> {
   if (latitude === null || longitude === null) return null;
   if (!(Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180)) return null;
-  const key = `${latitude.toFixed(2)},${longitude.toFixed(2)}`;
-  const hit = cache.get(key);
-  if (hit !== undefined) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
+  // A number names the cell for less than formatting both coordinates would cost.
+  const cell = Math.round(latitude * 100) * 36_001 + Math.round(longitude * 100);
+  const hit = cache.get(cell);
+  if (hit !== undefined) return hit;
   const find = await loadFinder();
   const zone = find(latitude, longitude)[0] ?? null;
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
-  cache.set(key, zone);
+  if (cache.size >= CACHE_MAX) cache.clear();
+  cache.set(cell, zone);
   return zone;
 }

@@ -140,6 +140,7 @@ export class StatusPoller {
   private readonly now: () => number;
   private scheduler?: ToadScheduler;
   private overviewRecord!: Overview;
+  private overviewText = '';
   private readonly details = new Map<string, Detail>();
   private updatedAt: number | null = null;
 
@@ -174,6 +175,11 @@ export class StatusPoller {
 
   overview(): Overview {
     return this.overviewRecord;
+  }
+
+  /** The overview as JSON, written once per refresh: the route sends it as it is. */
+  overviewJson(): string {
+    return this.overviewText;
   }
 
   /** One provider's detail, or undefined for a slug not in the list. */
@@ -249,6 +255,7 @@ export class StatusPoller {
       updatedAt: this.updatedAt === null ? null : new Date(this.updatedAt).toISOString(),
       providers: this.states.map((s) => this.light(s)),
     };
+    this.overviewText = JSON.stringify(this.overviewRecord);
     for (const state of this.states) {
       this.details.set(state.provider.slug, {
         ...this.light(state),

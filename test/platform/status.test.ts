@@ -41,6 +41,7 @@ test('the routes answer from the primed snapshot and never call a status page', 
   const res = await call(app, '/api/service-status');
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['cache-control'], 'public, max-age=300');
+  assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
   const overview = res.json();
   assert.ok(Value.Check(Overview, overview));
   assert.deepEqual(overview.providers.map((p: { id: string }) => p.id), PROVIDERS.map((p) => p.slug));
@@ -154,6 +155,7 @@ test('a failing provider keeps its last good snapshot, marked stale with its age
   assert.equal(p.detail('gamma')!.stale, true);
   const alpha = p.overview().providers.find((l) => l.id === 'alpha')!;
   assert.deepEqual([alpha.stale, alpha.ageSeconds, alpha.checkedAt], [false, 0, '2026-11-22T12:10:00.000Z']);
+  assert.deepEqual(JSON.parse(p.overviewJson()), p.overview(), 'the JSON the route sends is written at each refresh');
   assert.equal(logs.find('service-status refresh failed; keeping the last snapshot').length, 2);
 });
 

@@ -7,18 +7,31 @@ function header(req: FastifyRequest, name: string): string | undefined {
   return trimmed ? trimmed : undefined;
 }
 
-/**
- * The caller's address, in the spec's order: cf-connecting-ip, the first entry
- * of x-forwarded-for, cf-connecting-ipv6, then the socket. One trusted proxy hop
- * is assumed, so the listener must not be reachable except through that proxy.
- */
+// The spec's order. One trusted proxy hop is assumed, so the listener must not
+// be reachable except through that proxy.
+const SOURCES: ReadonlyArray<(req: FastifyRequest) => string | undefined> = [
+  (req) => header(req, 'cf-connecting-ip'),
+  (req) => header(req, 'x-forwarded-for')?.split(',')[0]?.trim() || undefined,
+  (req) => header(req, 'cf-connecting-ipv6'),
+  (req) => req.socket.remoteAddress || undefined,
+];
+
+const unmapped = (ip: string) => (ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip);
+
+/** The first address `accept` takes, trying cf-connecting-ip, the first entry of x-forwarded-for, cf-connecting-ipv6, then the socket. */
+export function firstClientIp(req: FastifyRequest, accept: (ip: string) => boolean): string | undefined {
+  for (const source of SOURCES) {
+    const ip = source(req);
+    if (ip === undefined) continue;
+    const bare = unmapped(ip);
+    if (accept(bare)) return bare;
+  }
+  return undefined;
+}
+
+const any = () => true;
+
+/** The caller's address: the first of the spec's sources that is present. */
 export function clientIp(req: FastifyRequest): string {
-  const forwarded = header(req, 'x-forwarded-for')?.split(',')[0]?.trim();
-  const ip =
-    header(req, 'cf-connecting-ip') ??
-    (forwarded ? forwarded : undefined) ??
-    header(req, 'cf-connecting-ipv6') ??
-    req.socket.remoteAddress ??
-    '';
-  return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
+  return firstClientIp(req, any) ?? '';
 }

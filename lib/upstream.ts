@@ -21,7 +21,13 @@ export interface CallOptions {
   headers?: HeaderMap;
   body?: string | Buffer | Uint8Array | Readable | null;
   timeoutMs?: number;
+  /** text(), json() and okJson() refuse a body longer than this (default UPSTREAM_MAX_BODY_BYTES). */
+  maxBytes?: number;
 }
+
+// Every JSON or text answer we read is well under a megabyte; the cap is there
+// so a broken or hostile upstream cannot fill the process's memory.
+export const UPSTREAM_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export interface UpstreamResponse {
   status: number;
@@ -126,11 +132,22 @@ export class Upstream {
     }
   }
 
-  /** The whole body as text. */
+  /** The whole body as text; a body over `maxBytes` is abandoned with an UpstreamError. */
   async text(url: string, options: CallOptions = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+    const maxBytes = options.maxBytes ?? UPSTREAM_MAX_BODY_BYTES;
     const res = await this.request(url, options);
+    const tooLarge = () => {
+      res.body.destroy();
+      return new UpstreamError(`Upstream answered ${res.status} with a body over ${maxBytes} bytes`, res.status);
+    };
+    if (Number(res.headers['content-length']) > maxBytes) throw tooLarge();
     const chunks: Buffer[] = [];
-    for await (const chunk of res.body) chunks.push(chunk as Buffer);
+    let length = 0;
+    for await (const chunk of res.body) {
+      length += (chunk as Buffer).length;
+      if (length > maxBytes) throw tooLarge();
+      chunks.push(chunk as Buffer);
+    }
     return { status: res.status, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
   }
 

@@ -4,8 +4,8 @@ import { guarded } from '../../schemas/guards.js';
 import type { Upstream } from '../../lib/upstream.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 import { upstreamTopology } from '../../datasets/asn/topology.js';
+import { ErrorBody } from '../../schemas/error-body.js';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const Connectivity = Type.Object({

@@ -1,8 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { guarded } from '../../schemas/guards.js';
-import { HttpError } from '../../lib/http-error.js';
-
-const ErrorBody = Type.Object({ error: Type.String() });
+import { HttpError, UPSTREAM_ERROR } from '../../lib/http-error.js';
+import { ErrorBody } from '../../schemas/error-body.js';
 
 const Timeline = Type.Object({
   start: Type.String(),
@@ -37,8 +36,6 @@ interface RipeRoutingHistory {
     by_origin?: Array<{ origin?: unknown; prefixes?: Array<{ prefix?: unknown; timelines?: RipeTimeline[] }> }>;
   };
 }
-
-const UPSTREAM_ERROR = 'Upstream error';
 
 /** RIPEstat routing-history, reshaped with each timeline's visibility relative to the best-seen one. */
 function shapeHistory(prefix: string, body: RipeRoutingHistory): HistoryBody {

@@ -6,11 +6,11 @@ import type { Upstream } from '../../lib/upstream.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 import { num, numbers, radarGet, str } from './radar-client.js';
 import { HttpError } from '../../lib/http-error.js';
+import { ErrorBody } from '../../schemas/error-body.js';
 
 const DAY = 24 * 60 * 60;
 const RADAR_UNAVAILABLE = 'Radar data unavailable';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Shares = Type.Record(Type.String(), Type.Number());
 // A parameter given twice arrives as an array; the view's guard then answers "Invalid …".

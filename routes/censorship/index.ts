@@ -1,8 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { guarded } from '../../schemas/guards.js';
+import { UPSTREAM_ERROR } from '../../lib/http-error.js';
+import { ErrorBody } from '../../schemas/error-body.js';
 
 const WINDOW_DAYS = 30;
-export const UPSTREAM_ERROR = 'Upstream error';
 
 // OONI's row shape with axis_x=probe_cc and axis_y=blocking_type.
 interface OoniRow {
@@ -34,8 +35,6 @@ const Aggregate = Type.Object({
   countries: Type.Array(Country),
 });
 type CountryRow = Static<typeof Country>;
-
-const ErrorBody = Type.Object({ error: Type.String() });
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 

@@ -9,6 +9,7 @@ import { forwardedLang, normaliseLang } from './lang.js';
 import { GeoRecord, GeoRecordFields, type GeoBase } from './normalise.js';
 import { ADVANCED_FIELDS, ipApi, ip2location, ipSb, ipapiIs, ipinfo, localLookup, privateIpinfo } from './sources.js';
 import { timezoneAt, warmTimezones } from './timezone.js';
+import { ErrorBody } from '../../schemas/error-body.js';
 
 const DATABASE_NOT_LOADED = 'Geolocation database is not loaded';
 
@@ -16,7 +17,6 @@ const DATABASE_NOT_LOADED = 'Geolocation database is not loaded';
 export const geoDatabasesOf = new WeakMap<Lifecycle, GeoDatabases>();
 
 const ONE_DAY = 24 * 60 * 60;
-const ErrorBody = Type.Object({ error: Type.String() });
 const errors = { 400: ErrorBody, 500: ErrorBody, 503: ErrorBody };
 // `lang` takes any value, repeated or absurd: geo-local normalises it, the others forward it.
 const Lang = Type.Optional(Type.Unsafe<unknown>({}));

@@ -1,9 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { defineGuard, guarded } from '../../schemas/guards.js';
+import { UPSTREAM_ERROR } from '../../lib/http-error.js';
+import { ErrorBody } from '../../schemas/error-body.js';
 
 const NO_MAC = 'No MAC address provided';
 const INVALID_MAC = 'Invalid MAC address';
-export const UPSTREAM_ERROR = 'Upstream error';
 
 // Separators are stripped first, so `aa:bb-cc…` passes; what remains must be
 // exactly twelve hex digits, which also keeps anything but hex out of the URL.
@@ -32,8 +33,6 @@ const Vendor = Type.Object({
   isPrivate: Type.Union([Type.Boolean(), Type.Null()]),
 });
 type VendorBody = Static<typeof Vendor>;
-
-const ErrorBody = Type.Object({ error: Type.String() });
 
 const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
 const flag = (v: unknown) => (typeof v === 'boolean' ? v : null);

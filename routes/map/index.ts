@@ -2,9 +2,9 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { defineGuard, guarded } from '../../schemas/guards.js';
 import { pickKey } from '../../lib/keys.js';
 import { ApiKeyMissing } from '../../lib/private-api.js';
+import { UPSTREAM_ERROR, UPSTREAM_FETCH_FAILED } from '../../lib/http-error.js';
+import { ErrorBody } from '../../schemas/error-body.js';
 
-export const UPSTREAM_ERROR = 'Upstream error';
-export const UPSTREAM_FETCH_FAILED = 'Upstream fetch failed';
 const ONE_YEAR = 365 * 24 * 60 * 60;
 
 // Plain decimal notation only: exponents, hex, `Infinity` and blanks never
@@ -59,8 +59,6 @@ function staticMapUrl(latitude: string, longitude: string, language: string, dar
   params.set('key', key);
   return `https://maps.googleapis.com/maps/api/staticmap?${params}`;
 }
-
-const ErrorBody = Type.Object({ error: Type.String() });
 
 /** GET /api/map: a Google Static Maps JPEG around a point, streamed through as it arrives. */
 const map: FastifyPluginAsyncTypebox = async (app) => {

@@ -3,14 +3,14 @@ import type { FastifyRequest } from 'fastify';
 import { defineGuard, guarded } from '../../schemas/guards.js';
 import { ApiKeyMissing, PrivateApi, type ForwardOptions } from '../../lib/private-api.js';
 import { UpstreamError, type UpstreamJson } from '../../lib/upstream.js';
+import { UPSTREAM_ERROR, UPSTREAM_FETCH_FAILED } from '../../lib/http-error.js';
+import { ErrorBody } from '../../schemas/error-body.js';
 
 const INVALID_TOKEN = 'Invalid token';
 const NO_ID = 'No id provided';
 const INVALID_ID = 'Invalid id';
 const NO_PERSONA = 'No persona provided';
-export const UPSTREAM_FETCH_FAILED = 'Upstream fetch failed';
 const QUOTA_EXCEEDED_MESSAGE = 'Monthly quota exceeded';
-export const UPSTREAM_ERROR = 'Upstream error';
 
 // Tokens and ids are matched whole against a fixed alphabet, so no `/`, `.`,
 // `@`, `%` or `?` can reach the private API's URL path or query.
@@ -25,7 +25,6 @@ defineGuard('invisibilityId', {
   check: (value) => (/^[A-Za-z0-9]{28}$/.test(value) ? value : { error: INVALID_ID }),
 });
 
-const ErrorBody = Type.Object({ error: Type.String() });
 // The private API's payloads are passed through as they are, whatever their status.
 const PassThrough = Type.Unknown({ description: 'the private API payload, unchanged' });
 const QuotaBody = Type.Object({ error: Type.String(), code: Type.Literal('quota_exceeded') });

@@ -1,14 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
-
-export const UPSTREAM_ERROR = 'Upstream error';
+import { UPSTREAM_ERROR } from '../../lib/http-error.js';
+import { ErrorBody } from '../../schemas/error-body.js';
 
 const Inventory = Type.Object({
   countries: Type.Array(Type.Object({ code: Type.String(), probes: Type.Integer() })),
   total: Type.Integer(),
 });
 type InventoryBody = Static<typeof Inventory>;
-
-const ErrorBody = Type.Object({ error: Type.String() });
 
 /** Probes per country (ISO code), most probes first; probes without a country code are left out. */
 export function inventory(probes: unknown[]): InventoryBody {

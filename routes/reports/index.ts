@@ -5,6 +5,7 @@ import { guarded } from '../../schemas/guards.js';
 import { reportSharingConfigured } from './configured.js';
 import { Report, reportErrors, checkReportRequest } from './schema.js';
 import { ReportStore } from './store.js';
+import { ErrorBody } from '../../schemas/error-body.js';
 
 export const MAX_REPORT_BYTES = 256 * 1024;
 const TTL_DAYS = [1, 3, 7] as const;
@@ -15,7 +16,6 @@ const INVALID_REPORT = 'Invalid report';
 const REPORT_TOO_LARGE = 'Report too large';
 const REPORT_NOT_FOUND = 'Report not found';
 
-const ErrorBody = Type.Object({ error: Type.String() });
 const InvalidBody = Type.Object({
   error: Type.Literal(INVALID_REPORT),
   details: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),

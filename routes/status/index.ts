@@ -4,9 +4,9 @@ import { Type } from '@sinclair/typebox';
 import { guarded } from '../../schemas/guards.js';
 import { PROVIDERS } from './providers.js';
 import { Detail, Overview, StatusPoller } from './poller.js';
+import { ErrorBody } from '../../schemas/error-body.js';
 
 const FIVE_MINUTES = 5 * 60;
-const ErrorBody = Type.Object({ error: Type.String() });
 
 /**
  * GET /api/service-status and /api/service-status/detail: answered from the

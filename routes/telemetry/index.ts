@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { clientIp } from '../../lib/client-ip.js';
+import { firstClientIp } from '../../lib/client-ip.js';
 import { redactUrl } from '../../lib/logger.js';
 import { isIp } from '../../schemas/guards.js';
 import { ingestUrl, parseEnvelope, serialiseEnvelope, withVisitorIp } from './envelope.js';
@@ -23,26 +23,12 @@ function jsonObject(text: string): object {
   }
 }
 
-function firstHeader(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim();
-}
-
 /**
  * The visitor's address: the client-IP helper's answer when it is a valid
  * address; otherwise (a malformed CF-Connecting-IP, say) the first valid one
  * in the same order, so a bad header never lands in an event.
  */
-function visitorIp(request: FastifyRequest): string | undefined {
-  const resolved = clientIp(request);
-  if (isIp(resolved)) return resolved;
-  const candidates = [
-    firstHeader(request, 'x-forwarded-for'),
-    firstHeader(request, 'cf-connecting-ipv6'),
-    request.socket.remoteAddress?.replace(/^::ffff:(?=\d+\.)/, ''),
-  ];
-  return candidates.find((ip): ip is string => ip !== undefined && isIp(ip));
-}
+const visitorIp = (request: FastifyRequest) => firstClientIp(request, isIp);
 
 /**
  * POST /api/monitoring: a first-party tunnel for the frontend's telemetry

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { clientIp } from '../../lib/client-ip.js';
+import { clientIp, firstClientIp } from '../../lib/client-ip.js';
 import { buildTestApiWith, call } from '../support/app.js';
 
 class Teapot extends Error {
@@ -24,6 +24,7 @@ const routes: FastifyPluginAsync = async (app) => {
   });
   app.post('/t/body', async (request) => ({ size: JSON.stringify(request.body).length }));
   app.get('/t/ip', async (request) => ({ ip: clientIp(request) }));
+  app.get('/t/ipv6-only', async (request) => ({ ip: firstClientIp(request, (ip) => ip.includes(':')) ?? null }));
 };
 
 const build = (env: Record<string, string> = {}) => buildTestApiWith(env, routes);
@@ -87,6 +88,16 @@ test('client IP: cf-connecting-ip, then the first x-forwarded-for entry, then cf
   assert.equal(await ip({ 'cf-connecting-ipv6': all['cf-connecting-ipv6'] }), '2001:db8::3');
   assert.equal(await ip({ 'x-forwarded-for': '', 'cf-connecting-ip': ' ' }), '127.0.0.1');
   assert.equal(await ip({}), '127.0.0.1');
+  await app.close();
+});
+
+test('firstClientIp walks the same order and returns the first address its test accepts', async () => {
+  const { app } = await build();
+  const ip = async (headers: Record<string, string>) => (await call(app, { method: 'GET', url: '/api/t/ipv6-only', headers })).json().ip;
+  assert.equal(await ip({ 'cf-connecting-ip': '198.51.100.1', 'x-forwarded-for': '2001:db8::2', 'cf-connecting-ipv6': '2001:db8::3' }), '2001:db8::2');
+  assert.equal(await ip({ 'cf-connecting-ip': '198.51.100.1', 'cf-connecting-ipv6': '2001:db8::3' }), '2001:db8::3');
+  // The socket is 127.0.0.1 under inject: no source passes, so there is no answer.
+  assert.equal(await ip({ 'cf-connecting-ip': '198.51.100.1' }), null);
   await app.close();
 });
 

@@ -5,7 +5,7 @@ import { loadConfig } from '../../fastify.config.js';
 import { pickKey } from '../../lib/keys.js';
 import { redactUrl } from '../../lib/logger.js';
 import { PRODUCT_NAME, PRODUCT_VERSION } from '../../lib/app-root.js';
-import { Upstream, UpstreamError, forwardableHeaders } from '../../lib/upstream.js';
+import { UPSTREAM_MAX_BODY_BYTES, Upstream, UpstreamError, forwardableHeaders } from '../../lib/upstream.js';
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
 
@@ -93,6 +93,24 @@ test('json(), okJson() and malformed or failing upstreams', async () => {
   await assert.rejects(client().okJson('https://bad.example/403'), (err: UpstreamError) => err instanceof UpstreamError && err.status === 403);
   assert.equal((await client().json('https://bad.example/403')).status, 403);
   await assert.rejects(client().json('https://bad.example/drop'));
+});
+
+test('a body over maxBytes is refused, by its Content-Length or while it streams, and the default cap is 16 MiB', async () => {
+  assert.equal(UPSTREAM_MAX_BODY_BYTES, 16 * 1024 * 1024);
+  // Declares more than the cap, sends a little and never ends: only the Content-Length check can refuse it before the timeout.
+  fake.on('GET', 'big.example', '/declared', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
+    res.write('{"pad":"');
+  });
+  fake.on('GET', 'big.example', '/chunked', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write(`{"pad":"${'x'.repeat(1500)}`);
+    res.end(`${'x'.repeat(1500)}"}`);
+  });
+  const over = (err: UpstreamError) => err instanceof UpstreamError && err.status === 200 && err.message === 'Upstream answered 200 with a body over 1000 bytes';
+  await assert.rejects(client({ timeoutMs: 5000 }).json('https://big.example/declared', { maxBytes: 1000 }), over);
+  await assert.rejects(client().text('https://big.example/chunked', { maxBytes: 1000 }), over);
+  assert.equal((await client().json<{ pad: string }>('https://big.example/chunked')).data.pad.length, 3000);
 });
 
 test('repo-stars: an upstream failure is 500 {"error": message}, never cached', async () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTestApi, call } from '../support/app.js';
+import { assertGuardErrors, buildTestApi, call } from '../support/app.js';
 import { registerRipeStatFakeRoutes } from '../support/fake-routes/asn.js';
 import { dataDir } from './helpers.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
@@ -36,16 +36,12 @@ async function loadedApi(t: { after: (fn: () => Promise<void>) => void }, snapsh
 
 test('asn guard: missing and malformed ASNs are 400 with the spec strings', async (t) => {
   const { app } = await loadedApi(t);
-  for (const [url, error] of [
+  await assertGuardErrors(app, [
     ['/api/asn-connectivity', 'No ASN provided'],
     ['/api/asn-connectivity?asn=', 'No ASN provided'],
     ['/api/asn-connectivity?asn=AS-13335', 'Invalid ASN'],
     ['/api/asn-connectivity?asn=4294967296', 'Invalid ASN'],
-  ] as const) {
-    const res = await call(app, url);
-    assert.equal(res.statusCode, 400, url);
-    assert.deepEqual(res.json(), { error });
-  }
+  ]);
 });
 
 test('a stub AS: one provider, then the two Tier-1s above it and their peering; RIPEstat only for the unnamed AS', async (t) => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTestApi, call } from '../support/app.js';
+import { assertGuardErrors, buildTestApi, call } from '../support/app.js';
 import { registerRipeStatFakeRoutes } from '../support/fake-routes/asn.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
@@ -19,11 +19,7 @@ test('prefix guard: missing and malformed prefixes are 400 with the spec strings
     ['/api/asn-history?prefix=example.com/24', 'Invalid prefix'],
     ['/api/asn-history?prefix=2001:db8::/129', 'Invalid prefix'],
   ];
-  for (const [url, error] of cases) {
-    const res = await call(app, url);
-    assert.equal(res.statusCode, 400, url);
-    assert.deepEqual(res.json(), { error }, url);
-  }
+  await assertGuardErrors(app, cases);
   assert.equal(fake.requests.length, 0);
   await app.close();
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeUpstream } from '../support/fake-upstream.js';
-import { buildTestApi, call } from '../support/app.js';
+import { assertGuardErrors, buildTestApi, call } from '../support/app.js';
 import { registerRadarFakeRoutes } from '../support/fake-routes/asn.js';
 import { dataDir, type DataDir } from './helpers.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
@@ -14,22 +14,14 @@ const fake = fakeUpstreamPerFile(registerRadarFakeRoutes);
 
 test('no view is 400 "No view provided", not cacheable', async () => {
   const { app } = await buildTestApi(KEYED(fake));
-  for (const url of ['/api/asn-radar', '/api/asn-radar?view=']) {
-    const res = await call(app, url);
-    assert.equal(res.statusCode, 400);
-    assert.deepEqual(res.json(), { error: 'No view provided' });
-    assert.equal(res.headers['cache-control'], 'no-store');
-  }
+  await assertGuardErrors(app, ['/api/asn-radar', '/api/asn-radar?view='].map((url) => [url, 'No view provided'] as const));
   await app.close();
 });
 
 test('an unknown view is 400 "Invalid view"', async () => {
   const { app } = await buildTestApi(KEYED(fake));
-  for (const url of ['/api/asn-radar?view=bgp', '/api/asn-radar?view=ASN', '/api/asn-radar?view=toString', '/api/asn-radar?view=asn&view=outages']) {
-    const res = await call(app, url);
-    assert.equal(res.statusCode, 400, url);
-    assert.deepEqual(res.json(), { error: 'Invalid view' });
-  }
+  const urls = ['/api/asn-radar?view=bgp', '/api/asn-radar?view=ASN', '/api/asn-radar?view=toString', '/api/asn-radar?view=asn&view=outages'];
+  await assertGuardErrors(app, urls.map((url) => [url, 'Invalid view'] as const));
   assert.equal(fake.requests.length, 0);
   await app.close();
 });
@@ -46,11 +38,7 @@ test("each view's guard answers before the key check, on a key-less deployment",
     ['/api/asn-radar?view=activity&country=DEU', 'Invalid country'],
     ['/api/asn-radar?view=activity&country=1a', 'Invalid country'],
   ];
-  for (const [url, error] of cases) {
-    const res = await call(app, url);
-    assert.equal(res.statusCode, 400, url);
-    assert.deepEqual(res.json(), { error }, url);
-  }
+  await assertGuardErrors(app, cases);
   await app.close();
 });
 

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync, InjectOptions } from 'fastify';
 import type { Dispatcher } from 'undici';
@@ -50,4 +51,14 @@ export async function buildTestApiWith(env: Record<string, string>, routes: Fast
 export function call(app: FastifyInstance, options: InjectOptions | string) {
   const opts: InjectOptions = typeof options === 'string' ? { method: 'GET', url: options } : options;
   return app.inject({ ...opts, headers: { ...REFERER, ...opts.headers } });
+}
+
+/** Each URL is refused by a guard: 400, exactly `{ error }`, never cacheable. */
+export async function assertGuardErrors(app: FastifyInstance, cases: ReadonlyArray<readonly [url: string, error: string]>): Promise<void> {
+  for (const [url, error] of cases) {
+    const res = await call(app, url);
+    assert.equal(res.statusCode, 400, url);
+    assert.deepEqual(res.json(), { error }, url);
+    assert.equal(res.headers['cache-control'], 'no-store', url);
+  }
 }

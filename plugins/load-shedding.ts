@@ -1,6 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import fp from 'fastify-plugin';
 import underPressure from '@fastify/under-pressure';
+import { HttpError } from '../lib/http-error.js';
 
 // A second of event-loop delay means every request already waits that long;
 // answering 503 at once lets the backlog drain instead of growing.
@@ -11,10 +12,9 @@ const MAX_HEAP_SHARE = 0.9;
 export const RETRY_AFTER_S = 10;
 
 /** Refused because the process is overwhelmed; an expected answer, so the error handler does not log it. */
-export class Overloaded extends Error {
-  readonly statusCode = 503;
+export class Overloaded extends HttpError {
   constructor() {
-    super('Service Unavailable');
+    super(503, 'Service Unavailable');
   }
 }
 

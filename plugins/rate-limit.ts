@@ -5,16 +5,16 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { clientIp } from '../lib/client-ip.js';
 import { fromAppRoot } from '../lib/app-root.js';
+import { HttpError } from '../lib/http-error.js';
 import { isMonitoringPath } from './monitoring-path.js';
 
 const RATE_LIMIT_WINDOW_MS = 20 * 60 * 1000;
 const TOO_MANY_REQUESTS = 'Too Many Requests';
 
 /** Thrown by a limiter; the error handler answers it as `{ message }`. */
-export class TooManyRequests extends Error {
-  readonly statusCode = 429;
+export class TooManyRequests extends HttpError {
   constructor() {
-    super(TOO_MANY_REQUESTS);
+    super(429, TOO_MANY_REQUESTS);
   }
 }
 

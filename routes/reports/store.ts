@@ -1,11 +1,11 @@
 import type { Config } from '../../fastify.config.js';
 import type { Upstream } from '../../lib/upstream.js';
+import { HttpError } from '../../lib/http-error.js';
 
 /** The store did not take or give back a report; answered 502 and logged with its cause. */
-class StoreError extends Error {
-  readonly statusCode = 502;
+class StoreError extends HttpError {
   constructor(readonly cause: unknown) {
-    super('Report store unavailable');
+    super(502, 'Report store unavailable');
   }
 }
 

@@ -1,6 +1,10 @@
+import { HttpError } from '../../lib/http-error.js';
+
 /** An envelope the tunnel refuses to relay; answered 400. */
-export class MalformedEnvelope extends Error {
-  readonly statusCode = 400;
+export class MalformedEnvelope extends HttpError {
+  constructor(message: string) {
+    super(400, message);
+  }
 }
 
 export interface EnvelopeItem {

@@ -4,9 +4,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { SLOW_DOWN_MAX_DELAY_MS } from '../../plugins/slow-down.js';
+import { isMonitoringPath } from '../../plugins/monitoring-path.js';
 import { buildTestApiWith, call, type LogCapture } from '../support/app.js';
 
 // The telemetry tunnel mounts only with TELEMETRY_DSN_FRONTEND; a stand-in GET
@@ -153,4 +154,10 @@ test('slow-down: the delay stops growing at the documented maximum', async () =>
     mock.timers.reset();
     await app.close();
   }
+});
+
+test('the limiters exempt exactly /api/monitoring, with or without a trailing slash or query', () => {
+  const exempt = (url: string) => isMonitoringPath({ url } as FastifyRequest);
+  for (const url of ['/api/monitoring', '/api/monitoring/', '/api/monitoring?x=1', '/api/monitoring/?x=1']) assert.equal(exempt(url), true, url);
+  for (const url of ['/api/monitoringx', '/api/monitoring/x', '/api/monitoring//', '/api/configs', '/api/configs?u=/api/monitoring']) assert.equal(exempt(url), false, url);
 });

@@ -1,5 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { Type, type Static, type TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 
 // Every setting the service reads, once, from the environment. Names are the
 // spec's (and, for the ones the spec leaves to us, documented in the README).
@@ -8,20 +8,17 @@ const Count = Type.Integer({ minimum: 0, default: 0 });
 const Flag = Type.Boolean({ default: false });
 const Text = Type.String({ default: '' });
 const HostPort = Type.String({ default: '', pattern: '^$|^[^:\\s]+:\\d{1,5}$' });
+const withoutTrailingSlash = Type.Decode(Type.String({ default: '' }), (v) => v.replace(/\/+$/, ''));
 
 export const ConfigSchema = Type.Object({
   BACKEND_PORT: Port(11966),
   FRONTEND_PORT: Port(18966),
   HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
-  SITE_URL: Type.Transform(Type.String({ default: '' }))
-    .Decode((v) => v.replace(/\/+$/, ''))
-    .Encode((v) => v),
+  SITE_URL: withoutTrailingSlash,
   FRONTEND_DIR: Type.String({ default: '' }),
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),
 
-  LOG_LEVEL: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')], {
-    default: 'info',
-  }),
+  LOG_LEVEL: Type.Enum(['debug', 'info', 'warn', 'error'], { default: 'info' }),
   LOG_FORMAT: Text,
   LOG_HTTP: Flag,
 
@@ -41,9 +38,7 @@ export const ConfigSchema = Type.Object({
   MAP_API_KEY: Text,
   MAC_LOOKUP_API_KEY: Text,
   PRIVATE_API_KEY: Text,
-  PRIVATE_API_ENDPOINT: Type.Transform(Type.String({ default: '' }))
-    .Decode((v) => v.replace(/\/+$/, ''))
-    .Encode((v) => v),
+  PRIVATE_API_ENDPOINT: withoutTrailingSlash,
   RADAR_API_KEY: Text,
   KV_ACCOUNT_ID: Text,
   KV_NAMESPACE_ID: Text,
@@ -73,20 +68,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     raw[name] = coerce(name, value, schema);
   }
   const withDefaults = Value.Default(ConfigSchema, raw);
-  const error = Value.Errors(ConfigSchema, withDefaults).First();
+  const [error] = Value.Errors(ConfigSchema, withDefaults);
   if (error) {
-    const name = error.path.replace(/^\//, '');
+    const name = error.instancePath.replace(/^\//, '');
     throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(env[name] ?? '')}: ${error.message}`);
   }
   return Value.Decode(ConfigSchema, withDefaults);
 }
 
 function coerce(name: string, value: string, schema: TSchema): unknown {
-  if (schema.type === 'integer') {
+  if (Type.IsInteger(schema)) {
     if (!/^\d+$/.test(value.trim())) throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(value)}: expected a whole number`);
     return Number(value.trim());
   }
-  if (schema.type === 'boolean') {
+  if (Type.IsBoolean(schema)) {
     if (value === 'true') return true;
     if (value === 'false') return false;
     throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(value)}: expected true or false`);

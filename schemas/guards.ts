@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import { Type, type TUnsafe } from '@sinclair/typebox';
+import { Type, type TUnsafe } from 'typebox';
 import ipaddr from 'ipaddr.js';
 import { boundedMemo } from '../lib/bounded-memo.js';
 

@@ -1,12 +1,12 @@
-import { Type, type FastifyPluginAsyncTypebox, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import { guarded } from '../../schemas/guards.js';
 import type { Upstream } from '../../lib/upstream.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 import { upstreamTopology } from '../../datasets/asn/topology.js';
 import { ErrorBody } from '../../schemas/error-body.js';
+import { Nullable } from '../../schemas/nullable.js';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const Connectivity = Type.Object({
   asn: Type.Integer(),

@@ -1,4 +1,4 @@
-import { Type, type FastifyPluginAsyncTypebox, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import { applyGuard } from '../../schemas/guards.js';
 import { ApiKeyMissing } from '../../lib/private-api.js';
@@ -7,11 +7,11 @@ import type { AsnDatasets } from '../../datasets/asn/store.js';
 import { num, numbers, radarGet, str } from './radar-client.js';
 import { HttpError } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
+import { Nullable } from '../../schemas/nullable.js';
 
 const DAY = 24 * 60 * 60;
 const RADAR_UNAVAILABLE = 'Radar data unavailable';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Shares = Type.Record(Type.String(), Type.Number());
 // A parameter given twice arrives as an array; the view's guard then answers "Invalid …".
 const Param = Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())]));

@@ -1,11 +1,10 @@
 import { createRequire } from 'node:module';
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 import countries from 'i18n-iso-countries';
+import { Nullable } from '../../schemas/nullable.js';
 
 const require = createRequire(import.meta.url);
 countries.registerLocale(require('i18n-iso-countries/langs/en.json') as Parameters<typeof countries.registerLocale>[0]);
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** The one geolocation record every geo route answers; every field is present, a missing value is null. */
 export const GeoRecordFields = {

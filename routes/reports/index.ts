@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { guarded } from '../../schemas/guards.js';
 import { reportSharingConfigured } from './configured.js';
 import { Report, reportErrors, checkReportRequest } from './schema.js';

@@ -1,5 +1,6 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { Type, type Static, type TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import type { TLocalizedValidationError } from 'typebox/error';
 
 // The whitelist of what a shared report may hold: the facts a
 // network-diagnostics page shows, each typed and bounded. Strings are either
@@ -120,7 +121,7 @@ export type Report = Static<typeof Report>;
 // ttlDays is read leniently (anything but 1, 3 or 7 becomes 1), so it is not part of the strict check.
 const ReportRequest = strict({ report: Report, ttlDays: Opt(Type.Unknown()) });
 
-export const checkReportRequest = TypeCompiler.Compile(ReportRequest);
+export const checkReportRequest = Compile(ReportRequest);
 
 const MAX_DETAILS = 20;
 
@@ -129,12 +130,19 @@ export interface Detail {
   message: string;
 }
 
+/**
+ * One schema failure as details, each at the JSON pointer of the offending
+ * value. TypeBox reports a missing or an unknown key on the object holding it
+ * (and an unknown one again as "schema is false"); a client needs the key's own path.
+ */
+function toDetails(error: TLocalizedValidationError): Detail[] {
+  if (error.keyword === 'required') return error.params.requiredProperties.map((key) => ({ path: `${error.instancePath}/${key}`, message: 'is required' }));
+  if (error.keyword === 'additionalProperties') return error.params.additionalProperties.map((key) => ({ path: `${error.instancePath}/${key}`, message: 'is not allowed' }));
+  if (error.keyword === 'boolean' && error.schemaPath.endsWith('/additionalProperties')) return [];
+  return [{ path: error.instancePath || '/', message: error.message }];
+}
+
 /** The first few schema failures, each with the JSON pointer of the offending value. */
 export function reportErrors(body: unknown): Detail[] {
-  const details: Detail[] = [];
-  for (const error of checkReportRequest.Errors(body)) {
-    details.push({ path: error.path || '/', message: error.message });
-    if (details.length === MAX_DETAILS) break;
-  }
-  return details;
+  return checkReportRequest.Errors(body).flatMap(toDetails).slice(0, MAX_DETAILS);
 }

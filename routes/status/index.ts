@@ -1,6 +1,6 @@
 import type { FastifyTypeProviderDefault } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { guarded } from '../../schemas/guards.js';
 import { PROVIDERS } from './providers.js';
 import { Detail, Overview, StatusPoller } from './poller.js';

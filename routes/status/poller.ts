@@ -1,5 +1,5 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { Type, type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
 import { AsyncTask, SimpleIntervalJob, ToadScheduler } from 'toad-scheduler';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Upstream } from '../../lib/upstream.js';
@@ -37,8 +37,8 @@ const Summary = Type.Object({
   incidents: Type.Array(Incident),
 });
 const Incidents = Type.Object({ incidents: Type.Array(Incident) });
-const checkSummary = TypeCompiler.Compile(Summary);
-const checkIncidents = TypeCompiler.Compile(Incidents);
+const checkSummary = Compile(Summary);
+const checkIncidents = Compile(Incidents);
 type IncidentIn = Static<typeof Incident>;
 
 const Indicator = Type.Union([

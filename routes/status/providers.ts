@@ -1,5 +1,5 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
 import { defineGuard } from '../../schemas/guards.js';
 import list from './providers.json' with { type: 'json' };
 
@@ -18,8 +18,8 @@ export type Provider = Static<typeof Provider>;
 const ProviderList = Type.Array(Provider, { minItems: 1 });
 
 function load(): Provider[] {
-  const first = Value.Errors(ProviderList, list).First();
-  if (first) throw new Error(`routes/status/providers.json is invalid at ${first.path}: ${first.message}`);
+  const [first] = Value.Errors(ProviderList, list);
+  if (first) throw new Error(`routes/status/providers.json is invalid at ${first.instancePath}: ${first.message}`);
   const providers = list as Provider[];
   if (new Set(providers.map((p) => p.slug)).size !== providers.length) throw new Error('routes/status/providers.json repeats a slug');
   return providers;

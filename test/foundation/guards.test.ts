@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { defineGuard, guarded } from '../../schemas/guards.js';
 import { buildTestApiWith, call } from '../support/app.js';

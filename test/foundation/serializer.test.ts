@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { foldTypeUnions } from '../../lib/response-serializer.js';
 import { boundedMemo } from '../../lib/bounded-memo.js';

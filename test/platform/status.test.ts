@@ -1,6 +1,6 @@
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { Value } from '@sinclair/typebox/value';
+import { Value } from 'typebox/value';
 import { fixture } from '../support/fake-upstream.js';
 import { LogCapture, buildTestApi, call } from '../support/app.js';
 import { registerStatusPages } from '../support/fake-routes/platform.js';

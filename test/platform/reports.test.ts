@@ -177,6 +177,17 @@ for (const [name, mutate, path] of failures) {
   });
 }
 
+test('a missing key and an unknown key are each named once, at their own path', async () => {
+  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV });
+  const res = await post(app, { report: { ...sampleReport(), version: undefined, comment: 'hello' }, ttlDays: 1 });
+  assert.equal(res.statusCode, 400);
+  assert.deepEqual(res.json().details, [
+    { path: '/report/version', message: 'is required' },
+    { path: '/report/comment', message: 'is not allowed' },
+  ]);
+  await app.close();
+});
+
 test('a body without a report, or not an object, is 400 Invalid report', async () => {
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV });
   for (const body of [{ ttlDays: 1 }, [1, 2], { report: 'text' }]) {

@@ -135,6 +135,7 @@ function medianRound(rounds: Result[]): Result {
   const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
   return { ...median, errors: rounds.reduce((n, r) => n + r.errors, 0), non2xx: rounds.reduce((n, r) => n + r.non2xx, 0) };
 }
+
 const passed = (r: Result) => !r.errors && !r.non2xx && (r.minRatio === undefined || ratio(r) >= r.minRatio);
 
 function report(baselineCpuUs: number, results: Result[]): boolean {

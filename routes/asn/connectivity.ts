@@ -7,7 +7,6 @@ import { upstreamTopology } from '../../datasets/asn/topology.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { Nullable } from '../../schemas/nullable.js';
 
-
 const Connectivity = Type.Object({
   asn: Type.Integer(),
   dataset: Type.Union([Type.Literal('loaded'), Type.Literal('unavailable')]),

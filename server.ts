@@ -2,6 +2,7 @@ import { ConfigError, loadConfig, type Config } from './fastify.config.js';
 import { createLogger } from './lib/logger.js';
 import { buildApi } from './app.js';
 import { buildWeb } from './web/app.js';
+import { keepTickObjectShape } from './lib/tick-shape.js';
 
 let config: Config;
 try {
@@ -17,6 +18,7 @@ for (const name of ['UPSTREAM_OVERRIDE_ORIGIN', 'DNS_OVERRIDE_SERVER', 'WHOIS_OV
   if (config[name]) logger.warn({ [name]: config[name] }, `${name} is set: upstream traffic is redirected`);
 }
 
+await keepTickObjectShape();
 const api = await buildApi({ config, logger });
 await api.ready();
 await api.lifecycle.boot();

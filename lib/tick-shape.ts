@@ -6,12 +6,11 @@ const kept: object[] = [];
 /**
  * Keeps one `process.nextTick` queue entry reachable for the life of the process.
  *
- * Node 20 builds each entry as an object literal with two symbol keys. When a
- * full garbage collection finds no entry alive, V8 drops the hidden classes of
- * that literal; the next entry gets new ones, the literal's inline cache turns
- * megamorphic, and from then on every nextTick (Node's HTTP and stream code
- * calls it about six times per request) defines those keys through V8's
- * runtime. That cost 10 µs of a 110 µs `/api/configs` request (README,
+ * Node 20 builds each entry as an object literal with two symbol keys. Hidden
+ * classes are held weakly, so a full garbage collection that finds no entry
+ * alive drops the literal's; the next entry gets new ones, and from then on
+ * every nextTick (Node's HTTP and stream code calls it about six times per
+ * request) defines those keys through V8's runtime instead of inline code. That cost 10 µs of a 110 µs `/api/configs` request (README,
  * "Speed"). One entry kept alive keeps its hidden classes, and the fast path.
  * Resolves with the entry kept.
  */

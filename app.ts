@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { Config } from './fastify.config.js';
 import './lib/fastify-types.js';
 import { Lifecycle } from './lib/lifecycle.js';
-import { fastifyLogOptions } from './lib/logger.js';
+import { fastifyLogOptions, useLogger } from './lib/logger.js';
 import { Upstream } from './lib/upstream.js';
 import { foldingSerializerFactory } from './lib/response-serializer.js';
 import { GUARD_KEYWORD } from './schemas/guards.js';
@@ -28,6 +28,7 @@ export async function buildApi({ config, logger, dispatcher }: ApiOptions): Prom
     ajv: { customOptions: { keywords: [GUARD_KEYWORD] } },
     schemaController: { compilersFactory: { buildSerializer: foldingSerializerFactory } },
   });
+  useLogger(app, logger);
   app.decorate('config', config);
   app.decorate(
     'upstream',

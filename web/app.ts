@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Logger } from 'pino';
 import { fromAppRoot } from '../lib/app-root.js';
-import { fastifyLogOptions } from '../lib/logger.js';
+import { fastifyLogOptions, useLogger } from '../lib/logger.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
@@ -62,6 +62,7 @@ export async function buildWeb({ logger, frontendDir, api }: WebOptions): Promis
         api.routing(req, res);
       }),
   });
+  useLogger(app, logger);
 
   await app.register(fastifyStatic, {
     root,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyPluginAsync } from 'fastify';
 import { buildTestApiWith, call } from '../support/app.js';
 
 const routes: FastifyPluginAsync = async (app) => {
@@ -10,6 +10,17 @@ const routes: FastifyPluginAsync = async (app) => {
     return { level: request.log.level };
   });
   app.get('/t/quiet', async (request) => ({ level: request.log.level }));
+};
+
+const probe: FastifyPluginAsync = async (app) => {
+  app.log.warn({ probe: 1 }, 'from a plugin');
+};
+
+const listeners: FastifyPluginAsync = async (app) => {
+  app.get('/t/listeners', async (_request, reply) => ({
+    finish: reply.raw.listenerCount('finish'),
+    error: reply.raw.listenerCount('error'),
+  }));
 };
 
 test('a request that logs gets its request id on every line, children included', async () => {
@@ -40,5 +51,29 @@ test('a request that does not log reports the level it would log at', async () =
     assert.deepEqual((await call(app, '/api/t/quiet')).json(), { level: 'warn' });
   } finally {
     await app.close();
+  }
+});
+
+test("a plugin's app.log is the service logger", async () => {
+  const { app, logs } = await buildTestApiWith({ LOG_LEVEL: 'info' }, probe);
+  try {
+    const [line] = logs.find('from a plugin');
+    assert.equal(line?.level, 40);
+    assert.equal(line?.probe, 1);
+  } finally {
+    await app.close();
+  }
+});
+
+test('Fastify hangs no listener on a response for request lines that are turned off', async () => {
+  const bare = Fastify();
+  await bare.register(listeners, { prefix: '/api' });
+  const { app } = await buildTestApiWith({ LOG_LEVEL: 'info' }, listeners);
+  try {
+    const withoutLogger = (await bare.inject('/api/t/listeners')).json();
+    assert.deepEqual((await call(app, '/api/t/listeners')).json(), withoutLogger);
+  } finally {
+    await app.close();
+    await bare.close();
   }
 });

@@ -6,12 +6,12 @@ import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import bz2 from 'unbzip2-stream';
-import { AsyncTask, SimpleIntervalJob, ToadScheduler } from 'toad-scheduler';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Upstream } from '../../lib/upstream.js';
 import { redactUrl } from '../../lib/logger.js';
 import { parseAsRel, type AsGraph } from './graph.js';
 import { parseAsOrg, type AsOrgs } from './orgs.js';
+import { PeriodicCheck } from '../periodic-check.js';
 
 export type DatasetKind = 'relationships' | 'organisations';
 
@@ -87,8 +87,7 @@ export class AsnDatasets extends EventEmitter {
   private readonly downloadTimeoutMs: number;
   private checking: Promise<void> | null = null;
   private stateWrites: Promise<void> = Promise.resolve();
-  private scheduler: ToadScheduler | null = null;
-  private firstCheck: NodeJS.Timeout | null = null;
+  private readonly updates: PeriodicCheck;
 
   constructor(options: AsnDatasetsOptions) {
     super();
@@ -96,6 +95,13 @@ export class AsnDatasets extends EventEmitter {
     this.dir = join(options.dataDir, 'asn');
     this.logger = options.logger;
     this.downloadTimeoutMs = options.downloadTimeoutMs ?? BOOT_DOWNLOAD_MS;
+    this.updates = new PeriodicCheck({
+      id: 'asn-datasets-update',
+      run: () => this.checkForUpdates(),
+      firstAfterMs: FIRST_CHECK_MS,
+      everyHours: UPDATE_EVERY_HOURS,
+      onError: (err) => this.logger.warn({ err }, 'ASN dataset update check failed'),
+    });
   }
 
   path(kind: DatasetKind): string {
@@ -143,18 +149,11 @@ export class AsnDatasets extends EventEmitter {
 
   /** ASNDATA_AUTO_UPDATE: the first check a minute after start, then one every 24 hours. */
   startAutoUpdate(): void {
-    if (this.scheduler) return;
-    this.scheduler = new ToadScheduler();
-    const task = new AsyncTask('asn-datasets-update', () => this.checkForUpdates());
-    this.scheduler.addSimpleIntervalJob(new SimpleIntervalJob({ hours: UPDATE_EVERY_HOURS }, task, { id: 'asn-datasets-update' }));
-    this.firstCheck = setTimeout(() => void this.checkForUpdates(), FIRST_CHECK_MS);
+    this.updates.start();
   }
 
   stopAutoUpdate(): void {
-    if (this.firstCheck) clearTimeout(this.firstCheck);
-    this.firstCheck = null;
-    this.scheduler?.stop();
-    this.scheduler = null;
+    this.updates.stop();
   }
 
   /**

@@ -7,9 +7,9 @@ import { basename, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Reader, type AsnResponse, type CityResponse } from 'maxmind';
 import * as tar from 'tar';
-import { AsyncTask, SimpleIntervalJob, ToadScheduler } from 'toad-scheduler';
 import { redactUrl } from '../../lib/logger.js';
 import { UpstreamError, type Upstream, type UpstreamResponse } from '../../lib/upstream.js';
+import { PeriodicCheck } from '../periodic-check.js';
 
 /** The two databases, by MaxMind edition id (also their file names under the geo folder). */
 const EDITIONS = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' } as const;
@@ -75,13 +75,19 @@ export class GeoDatabases {
   private readonly loadedFrom: Partial<Record<Edition, string>> = {};
   private readonly debounce = new Map<Edition, NodeJS.Timeout>();
   private watcher?: FSWatcher;
-  private scheduler?: ToadScheduler;
-  private firstCheck?: NodeJS.Timeout;
+  private readonly updates: PeriodicCheck;
   private running: Promise<void> = Promise.resolve();
   private readonly log: FastifyBaseLogger;
 
   constructor(private readonly options: GeoDatabasesOptions) {
     this.log = options.logger.child({ dataset: 'geo' });
+    this.updates = new PeriodicCheck({
+      id: 'geo-databases-update',
+      run: () => this.checkForUpdates(),
+      firstAfterMs: FIRST_CHECK_DELAY_MS,
+      everyHours: CHECK_INTERVAL_HOURS,
+      onError: (err) => this.log.warn({ err }, 'geo database update check failed'),
+    });
   }
 
   get city(): Reader<CityResponse> | undefined {
@@ -286,22 +292,11 @@ export class GeoDatabases {
 
   /** GEODB_AUTO_UPDATE: the first check 60 s after start, then one every 24 hours. */
   startAutoUpdate(): void {
-    if (this.firstCheck || this.scheduler) return;
-    const scheduler = new ToadScheduler();
-    this.scheduler = scheduler;
-    this.firstCheck = setTimeout(() => {
-      this.firstCheck = undefined;
-      void this.checkForUpdates();
-      const task = new AsyncTask('geo-databases-update', () => this.checkForUpdates());
-      scheduler.addSimpleIntervalJob(new SimpleIntervalJob({ hours: CHECK_INTERVAL_HOURS }, task, { id: 'geo-databases-update' }));
-    }, FIRST_CHECK_DELAY_MS);
+    this.updates.start();
   }
 
   stop(): void {
-    clearTimeout(this.firstCheck);
-    this.firstCheck = undefined;
-    this.scheduler?.stop();
-    this.scheduler = undefined;
+    this.updates.stop();
     this.watcher?.close();
     this.watcher = undefined;
     for (const timer of this.debounce.values()) clearTimeout(timer);

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { AsyncTask, SimpleIntervalJob, ToadScheduler } from 'toad-scheduler';
 import { APP_ROOT } from '../../lib/app-root.js';
 import type { Upstream } from '../../lib/upstream.js';
+import { PeriodicCheck } from '../periodic-check.js';
 
 /** The IANA RDAP bootstrap files this service reads (RFC 9224). */
 const BOOTSTRAP_FILES = ['dns', 'ipv4', 'ipv6'] as const;
@@ -87,7 +87,13 @@ function toTable(file: BootstrapFile, json: BootstrapJson): Table {
  */
 export class RdapBootstrap {
   private tables = new Map<BootstrapFile, Table>();
-  private scheduler?: ToadScheduler;
+  private readonly refreshes = new PeriodicCheck({
+    id: 'rdap-bootstrap-refresh',
+    run: () => this.refresh(),
+    firstAfterMs: 0,
+    everyHours: REFRESH_INTERVAL_HOURS,
+    onError: (err) => this.logger.warn({ err }, 'RDAP bootstrap refresh failed'),
+  });
 
   constructor(
     private readonly upstream: Upstream,
@@ -149,20 +155,10 @@ export class RdapBootstrap {
 
   /** Refreshes now, then every 24 hours, until stop(). */
   start(): void {
-    if (this.scheduler) return;
-    this.scheduler = new ToadScheduler();
-    const task = new AsyncTask(
-      'rdap-bootstrap-refresh',
-      () => this.refresh(),
-      (err) => this.logger.warn({ err }, 'RDAP bootstrap refresh failed'),
-    );
-    this.scheduler.addSimpleIntervalJob(
-      new SimpleIntervalJob({ hours: REFRESH_INTERVAL_HOURS, runImmediately: true }, task, { id: 'rdap-bootstrap', preventOverrun: true }),
-    );
+    this.refreshes.start();
   }
 
   stop(): void {
-    this.scheduler?.stop();
-    this.scheduler = undefined;
+    this.refreshes.stop();
   }
 }

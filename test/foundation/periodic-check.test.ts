@@ -1,0 +1,101 @@
+import { mock, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PeriodicCheck } from '../../datasets/periodic-check.js';
+
+const HOUR = 60 * 60 * 1000;
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+function counting(options: { firstAfterMs: number; run?: () => Promise<unknown> }) {
+  const calls: number[] = [];
+  const errors: Error[] = [];
+  const record = async () => {
+    calls.push(Date.now());
+  };
+  const check = new PeriodicCheck({
+    id: 'test-check',
+    run: options.run ?? record,
+    firstAfterMs: options.firstAfterMs,
+    everyHours: 24,
+    onError: (err) => errors.push(err),
+  });
+  return { check, calls, errors };
+}
+
+test('the first check runs after its delay, later ones every 24 hours from it, none after stop', async (t) => {
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  t.after(() => mock.timers.reset());
+  const { check, calls } = counting({ firstAfterMs: 60 * 1000 });
+  check.start();
+  check.start();
+
+  mock.timers.tick(60 * 1000 - 1);
+  await settle();
+  assert.equal(calls.length, 0, 'nothing before the delay');
+  mock.timers.tick(1);
+  await settle();
+  assert.equal(calls.length, 1, 'one check at the delay, though start() was called twice');
+
+  mock.timers.tick(24 * HOUR - 1);
+  await settle();
+  assert.equal(calls.length, 1);
+  mock.timers.tick(1);
+  await settle();
+  assert.equal(calls.length, 2, 'the next 24 hours after the first');
+
+  check.stop();
+  mock.timers.tick(72 * HOUR);
+  await settle();
+  assert.equal(calls.length, 2);
+});
+
+test('a delay of 0 checks at once; stop before the delay means no check at all', async (t) => {
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  t.after(() => mock.timers.reset());
+  const now = counting({ firstAfterMs: 0 });
+  now.check.start();
+  await settle();
+  assert.equal(now.calls.length, 1);
+  now.check.stop();
+
+  const later = counting({ firstAfterMs: 60 * 1000 });
+  later.check.start();
+  later.check.stop();
+  mock.timers.tick(48 * HOUR);
+  await settle();
+  assert.equal(later.calls.length, 0);
+});
+
+test('a check still running is not started again, and a failed one goes to onError', async (t) => {
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  t.after(() => mock.timers.reset());
+  let started = 0;
+  let finish: () => void = () => {};
+  const slow = counting({
+    firstAfterMs: 0,
+    run: () => {
+      started++;
+      return new Promise<void>((resolve) => (finish = resolve));
+    },
+  });
+  slow.check.start();
+  mock.timers.tick(24 * HOUR);
+  await settle();
+  assert.equal(started, 1, 'the second is skipped while the first runs');
+  finish();
+  await settle();
+  mock.timers.tick(24 * HOUR);
+  await settle();
+  assert.equal(started, 2);
+  slow.check.stop();
+
+  const failing = counting({
+    firstAfterMs: 0,
+    run: async () => {
+      throw new Error('upstream down');
+    },
+  });
+  failing.check.start();
+  await settle();
+  failing.check.stop();
+  assert.deepEqual(failing.errors.map((e) => e.message), ['upstream down']);
+});

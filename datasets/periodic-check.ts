@@ -11,6 +11,9 @@ export interface PeriodicCheckOptions {
   onError: (err: Error) => void;
 }
 
+/** The spec's auto-update timing for downloaded datasets: first check 60 s after start, then every 24 h. */
+export const AUTO_UPDATE = { firstAfterMs: 60 * 1000, everyHours: 24 } as const;
+
 /**
  * A dataset's scheduled check: the first one `firstAfterMs` after start(),
  * then one every `everyHours` hours counted from it, until stop(). A check

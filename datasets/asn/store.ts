@@ -11,7 +11,7 @@ import type { Upstream } from '../../lib/upstream.js';
 import { redactUrl } from '../../lib/logger.js';
 import { parseAsRel, type AsGraph } from './graph.js';
 import { parseAsOrg, type AsOrgs } from './orgs.js';
-import { PeriodicCheck } from '../periodic-check.js';
+import { AUTO_UPDATE, PeriodicCheck } from '../periodic-check.js';
 
 export type DatasetKind = 'relationships' | 'organisations';
 
@@ -48,8 +48,6 @@ const KINDS: Record<DatasetKind, KindSpec> = {
 
 /** The spec's cap on a start-up download. */
 const BOOT_DOWNLOAD_MS = 5 * 60 * 1000;
-export const FIRST_CHECK_MS = 60 * 1000;
-const UPDATE_EVERY_HOURS = 24;
 // A replacement with fewer than half the entries of the snapshot it replaces
 // is taken for a truncated download, not for a shrinking Internet.
 const MIN_SIZE_RATIO = 0.5;
@@ -98,8 +96,7 @@ export class AsnDatasets extends EventEmitter {
     this.updates = new PeriodicCheck({
       id: 'asn-datasets-update',
       run: () => this.checkForUpdates(),
-      firstAfterMs: FIRST_CHECK_MS,
-      everyHours: UPDATE_EVERY_HOURS,
+      ...AUTO_UPDATE,
       onError: (err) => this.logger.warn({ err }, 'ASN dataset update check failed'),
     });
   }

@@ -9,7 +9,7 @@ import { Reader, type AsnResponse, type CityResponse } from 'maxmind';
 import * as tar from 'tar';
 import { redactUrl } from '../../lib/logger.js';
 import { UpstreamError, type Upstream, type UpstreamResponse } from '../../lib/upstream.js';
-import { PeriodicCheck } from '../periodic-check.js';
+import { AUTO_UPDATE, PeriodicCheck } from '../periodic-check.js';
 
 /** The two databases, by MaxMind edition id (also their file names under the geo folder). */
 const EDITIONS = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' } as const;
@@ -21,8 +21,6 @@ const EDITION_KEYS = Object.keys(EDITIONS) as Edition[];
 const TYPE_PATTERN: Record<Edition, RegExp> = { city: /city/i, asn: /asn/i };
 
 const BOOT_DOWNLOAD_CAP_MS = 5 * 60 * 1000;
-const FIRST_CHECK_DELAY_MS = 60 * 1000;
-const CHECK_INTERVAL_HOURS = 24;
 const WATCH_DEBOUNCE_MS = 300;
 const MAX_REDIRECTS = 5;
 const DOWNLOAD_HOST = 'download.maxmind.com';
@@ -84,8 +82,7 @@ export class GeoDatabases {
     this.updates = new PeriodicCheck({
       id: 'geo-databases-update',
       run: () => this.checkForUpdates(),
-      firstAfterMs: FIRST_CHECK_DELAY_MS,
-      everyHours: CHECK_INTERVAL_HOURS,
+      ...AUTO_UPDATE,
       onError: (err) => this.log.warn({ err }, 'geo database update check failed'),
     });
   }

@@ -10,7 +10,8 @@ import { fixture, fixtureBytes } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
 import { registerCaidaFakeRoutes } from '../support/fake-routes/asn.js';
 import { Upstream } from '../../lib/upstream.js';
-import { AsnDatasets, FIRST_CHECK_MS } from '../../datasets/asn/store.js';
+import { AsnDatasets } from '../../datasets/asn/store.js';
+import { AUTO_UPDATE } from '../../datasets/periodic-check.js';
 import { parseAsRel, REL_PROVIDER } from '../../datasets/asn/graph.js';
 import { parseAsOrg } from '../../datasets/asn/orgs.js';
 import { upstreamTopology, MAX_DEPTH, MAX_NODES } from '../../datasets/asn/topology.js';
@@ -222,7 +223,7 @@ test('auto-update: first check a minute after start, then every 24 hours from it
   ds.startAutoUpdate();
   const listings = () => fake.requestsTo(CAIDA).filter((r) => r.path === REL_DIR).length;
 
-  mock.timers.tick(FIRST_CHECK_MS - 1);
+  mock.timers.tick(AUTO_UPDATE.firstAfterMs - 1);
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(listings(), 0);
   let checked = once(ds, 'checked');
@@ -256,7 +257,7 @@ test('ASNDATA_AUTO_UPDATE=true starts the updater as a background step and app.c
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, DATA_DIR: dir.path, ASNDATA_AUTO_UPDATE: 'true' });
   await app.lifecycle.boot();
   assert.equal(fake.requestsTo(CAIDA).length, 0);
-  mock.timers.tick(FIRST_CHECK_MS);
+  mock.timers.tick(AUTO_UPDATE.firstAfterMs);
   for (let i = 0; i < 10_000 && fake.requestsTo(CAIDA, ORG_DIR).length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
   assert.deepEqual(fake.requestsTo(CAIDA).map((r) => r.path), [REL_DIR, ORG_DIR]);
   await app.close();

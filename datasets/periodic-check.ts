@@ -34,7 +34,10 @@ export class PeriodicCheck {
     const task = new AsyncTask(id, run, onError);
     const begin = () =>
       scheduler.addSimpleIntervalJob(new SimpleIntervalJob({ hours: everyHours, runImmediately: true }, task, { id, preventOverrun: true }));
-    if (firstAfterMs === 0) return begin();
+    if (firstAfterMs === 0) {
+      begin();
+      return;
+    }
     this.firstRun = setTimeout(() => {
       this.firstRun = undefined;
       begin();

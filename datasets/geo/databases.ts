@@ -12,7 +12,7 @@ import { UpstreamError, type Upstream, type UpstreamResponse } from '../../lib/u
 import { AUTO_UPDATE, PeriodicCheck } from '../periodic-check.js';
 
 /** The two databases, by MaxMind edition id (also their file names under the geo folder). */
-const EDITIONS = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' } as const;
+export const EDITIONS = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' } as const;
 export type Edition = keyof typeof EDITIONS;
 const EDITION_KEYS = Object.keys(EDITIONS) as Edition[];
 

@@ -1,20 +1,17 @@
 import { test, after, before, beforeEach, afterEach, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { mkdtemp, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import * as tar from 'tar';
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { buildTestApi, call, LogCapture } from '../support/app.js';
 import { Upstream } from '../../lib/upstream.js';
-import { GeoDatabases, type Edition } from '../../datasets/geo/databases.js';
+import { EDITIONS, GeoDatabases, type Edition } from '../../datasets/geo/databases.js';
 import { geoDatabasesOf } from '../../routes/geo/index.js';
-import { asnDatabase, cityDatabase } from './sample-databases.js';
+import { asnDatabase, cityDatabase } from '../support/sample-geo-databases.js';
+import { MAXMIND_HOST, maxmindArchive, serveMaxmind, sha256 } from '../support/fake-maxmind.js';
 
-const HOST = 'download.maxmind.com';
-const EDITION: Record<Edition, string> = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' };
 const OLD = new Date('2026-01-01T00:00:00Z');
 
 let fake: FakeUpstream;
@@ -28,33 +25,6 @@ beforeEach(async () => {
   work = await mkdtemp(join(tmpdir(), 'geo-db-'));
 });
 afterEach(() => rm(work, { recursive: true, force: true }));
-
-/** A tar.gz laid out like MaxMind's: one dated folder holding the database and its licence. */
-async function archive(edition: Edition, mmdb: Buffer): Promise<Buffer> {
-  const src = await mkdtemp(join(work, 'src-'));
-  const folder = `${EDITION[edition]}_20261120`;
-  await mkdir(join(src, folder));
-  await writeFile(join(src, folder, `${EDITION[edition]}.mmdb`), mmdb);
-  await writeFile(join(src, folder, 'LICENSE.txt'), 'test licence');
-  const chunks: Buffer[] = [];
-  for await (const chunk of tar.c({ gzip: true, cwd: src, portable: true }, [folder])) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-/** Serves one edition's archive and checksum, as the download service does. */
-function serve(edition: Edition, tgz: Buffer, lastModified: Date, checksum = sha256(tgz)) {
-  const path = `/geoip/databases/${EDITION[edition]}/download`;
-  const headers = { 'last-modified': lastModified.toUTCString(), 'content-type': 'application/gzip' };
-  fake.on('*', HOST, path, (req, res) => {
-    const suffix = req.query.get('suffix');
-    if (suffix === 'tar.gz.sha256') return void res.writeHead(200).end(`${checksum}  ${EDITION[edition]}_20261120.tar.gz\n`);
-    if (suffix !== 'tar.gz') return void res.writeHead(400).end('bad suffix');
-    res.writeHead(200, { ...headers, 'content-length': String(tgz.length) });
-    res.end(req.method === 'HEAD' ? undefined : tgz);
-  });
-}
 
 function databases(dir: string, logs = new LogCapture(), credentials = true, downloadCapMs?: number) {
   const logger = pino({ level: 'debug' }, logs);
@@ -82,8 +52,8 @@ async function seed(dir: string, city = cityDatabase(), asn = asnDatabase()) {
 const epoch = (dbs: GeoDatabases, e: Edition) => dbs[e]!.metadata.buildEpoch.getTime() / 1000;
 
 test('boot: missing databases are downloaded with HTTP Basic, verified, extracted and loaded; geo-local answers', async () => {
-  serve('city', await archive('city', cityDatabase(1_800_000_000)), new Date('2026-11-20T00:00:00Z'));
-  serve('asn', await archive('asn', asnDatabase(1_800_000_000)), new Date('2026-11-20T00:00:00Z'));
+  serveMaxmind(fake, 'city', maxmindArchive('city', cityDatabase(1_800_000_000)), new Date('2026-11-20T00:00:00Z'));
+  serveMaxmind(fake, 'asn', maxmindArchive('asn', asnDatabase(1_800_000_000)), new Date('2026-11-20T00:00:00Z'));
   const { app, logs } = await buildTestApi({
     DATA_DIR: work,
     UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
@@ -97,7 +67,7 @@ test('boot: missing databases are downloaded with HTTP Basic, verified, extracte
   assert.equal(res.json().city, 'Mountain View');
   assert.equal(res.json().asn, 'AS15169');
 
-  const sent = fake.requestsTo(HOST);
+  const sent = fake.requestsTo(MAXMIND_HOST);
   assert.equal(sent.length, 4, 'one checksum and one archive per edition');
   const basic = 'Basic ' + Buffer.from('12345:licence-secret').toString('base64');
   assert.ok(sent.every((r) => r.headers.authorization === basic));
@@ -122,8 +92,8 @@ test('boot: without credentials nothing is downloaded; present databases are not
 });
 
 test('download follows the redirect to storage without sending the credentials there', async () => {
-  const tgz = await archive('city', cityDatabase(1_800_000_000));
-  fake.on('GET', HOST, '/geoip/databases/GeoLite2-City/download', (req, res) => {
+  const tgz = maxmindArchive('city', cityDatabase(1_800_000_000));
+  fake.on('GET', MAXMIND_HOST, '/geoip/databases/GeoLite2-City/download', (req, res) => {
     if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(tgz)}  x.tar.gz\n`);
     res.writeHead(302, { location: 'https://storage.example/signed/GeoLite2-City.tar.gz?sig=abc' }).end();
   });
@@ -142,8 +112,8 @@ test('a download with a bad checksum never replaces the good database', async ()
   const before = await readFile(join(dir, 'GeoLite2-City.mmdb'));
   const { dbs, logs } = databases(dir);
   await dbs.loadAll();
-  serve('city', await archive('city', cityDatabase(1_800_000_000)), new Date(), 'f'.repeat(64));
-  serve('asn', await archive('asn', asnDatabase()), OLD);
+  serveMaxmind(fake, 'city', maxmindArchive('city', cityDatabase(1_800_000_000)), new Date(), 'f'.repeat(64));
+  serveMaxmind(fake, 'asn', maxmindArchive('asn', asnDatabase()), OLD);
   await dbs.checkForUpdates();
   assert.deepEqual(await readFile(join(dir, 'GeoLite2-City.mmdb')), before);
   assert.equal(epoch(dbs, 'city'), 1_790_000_000, 'the loaded reader stays');
@@ -157,14 +127,14 @@ test('a download whose checksum matches but which holds no valid database is ref
   const before = await readFile(join(dir, 'GeoLite2-City.mmdb'));
   const { dbs, logs } = databases(dir);
   await dbs.loadAll();
-  serve('city', await archive('city', Buffer.from('garbage, not a database at all')), new Date());
+  serveMaxmind(fake, 'city', maxmindArchive('city', Buffer.from('garbage, not a database at all')), new Date());
   await dbs.checkForUpdates();
   assert.deepEqual(await readFile(join(dir, 'GeoLite2-City.mmdb')), before);
   assert.equal(epoch(dbs, 'city'), 1_790_000_000);
   assert.ok(logs.find('geo database update failed').length >= 1);
 
   // An ASN database delivered as the city edition is also refused.
-  serve('city', await archive('city', asnDatabase(1_800_000_000)), new Date());
+  serveMaxmind(fake, 'city', maxmindArchive('city', asnDatabase(1_800_000_000)), new Date());
   await dbs.checkForUpdates();
   assert.deepEqual(await readFile(join(dir, 'GeoLite2-City.mmdb')), before);
   assert.equal(epoch(dbs, 'city'), 1_790_000_000);
@@ -178,15 +148,15 @@ test('scheduler: first check 60 s after start, then every 24 h, downloading only
   const cityPath = join(dir, 'GeoLite2-City.mmdb');
   const oldInode = (await stat(cityPath)).ino;
   let cityModified = new Date('2026-11-20T00:00:00Z');
-  let cityArchive = await archive('city', cityDatabase(1_800_000_000));
-  fake.on('*', HOST, '/geoip/databases/GeoLite2-City/download', (req, res) => {
+  let cityArchive = maxmindArchive('city', cityDatabase(1_800_000_000));
+  fake.on('*', MAXMIND_HOST, '/geoip/databases/GeoLite2-City/download', (req, res) => {
     if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(cityArchive)}  c.tar.gz\n`);
     res.writeHead(200, { 'last-modified': cityModified.toUTCString() }).end(req.method === 'HEAD' ? undefined : cityArchive);
   });
-  serve('asn', await archive('asn', asnDatabase(1_800_000_000)), OLD);
-  const heads = () => fake.requestsTo(HOST).filter((r) => r.method === 'HEAD').length;
+  serveMaxmind(fake, 'asn', maxmindArchive('asn', asnDatabase(1_800_000_000)), OLD);
+  const heads = () => fake.requestsTo(MAXMIND_HOST).filter((r) => r.method === 'HEAD').length;
   const archiveGets = (e: Edition) =>
-    fake.requestsTo(HOST, `/geoip/databases/${EDITION[e]}/`).filter((r) => r.method === 'GET' && r.query.get('suffix') === 'tar.gz').length;
+    fake.requestsTo(MAXMIND_HOST, `/geoip/databases/${EDITIONS[e]}/`).filter((r) => r.method === 'GET' && r.query.get('suffix') === 'tar.gz').length;
 
   mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
   try {
@@ -215,7 +185,9 @@ test('scheduler: first check 60 s after start, then every 24 h, downloading only
     assert.equal(archiveGets('city'), 1, 'an unchanged upstream copy is not downloaded again');
 
     cityModified = new Date('2026-11-27T00:00:00Z');
-    cityArchive = await archive('city', cityDatabase(1_810_000_000));
+    cityArchive = maxmindArchive('city', cityDatabase(1_810_000_000));
+    // The scheduler marks a check finished a few promise turns after it is; a day would pass here.
+    await new Promise((resolve) => setImmediate(resolve));
     mock.timers.tick(24 * 60 * 60 * 1000);
     await dbs.idle();
     assert.equal(heads(), 6);
@@ -233,7 +205,7 @@ test('scheduler: an upstream without Last-Modified is not downloaded; stop() can
   await seed(dir);
   const { dbs, logs } = databases(dir);
   await dbs.loadAll();
-  fake.on('HEAD', HOST, /^\/geoip\/databases\//, { status: 200 });
+  fake.on('HEAD', MAXMIND_HOST, /^\/geoip\/databases\//, { status: 200 });
   await dbs.checkForUpdates();
   assert.equal(fake.requests.filter((r) => r.method === 'GET').length, 0);
   assert.equal(logs.find('no Last-Modified').length, 2);
@@ -282,7 +254,7 @@ test('watcher: a database replaced by hand is reloaded; a corrupt replacement ke
 });
 
 test('boot: a failed download leaves geo-local at 503 and the start-up step still completes', async () => {
-  fake.on('GET', HOST, /^\/geoip\//, { status: 401, body: 'Invalid license key' });
+  fake.on('GET', MAXMIND_HOST, /^\/geoip\//, { status: 401, body: 'Invalid license key' });
   const { dbs, logs } = databases(join(work, 'geo'));
   await dbs.bootstrap();
   assert.equal(dbs.city, undefined);
@@ -290,8 +262,8 @@ test('boot: a failed download leaves geo-local at 503 and the start-up step stil
 });
 
 test('boot: a download that stalls is abandoned at the cap; the step finishes and geo-local stays unloaded', async () => {
-  const tgz = await archive('city', cityDatabase());
-  fake.on('GET', HOST, /^\/geoip\//, (req, res) => {
+  const tgz = maxmindArchive('city', cityDatabase());
+  fake.on('GET', MAXMIND_HOST, /^\/geoip\//, (req, res) => {
     if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(tgz)}  x.tar.gz\n`);
     res.writeHead(200, { 'content-length': String(tgz.length) });
     res.write(tgz.subarray(0, 100));
@@ -305,7 +277,7 @@ test('boot: a download that stalls is abandoned at the cap; the step finishes an
 
 test('app wiring: the geo-databases step loads, the background step starts the updater, closing the app stops it', async () => {
   await seed(join(work, 'geo'));
-  fake.on('HEAD', HOST, /^\/geoip\/databases\//, { status: 200, headers: { 'last-modified': OLD.toUTCString() } });
+  fake.on('HEAD', MAXMIND_HOST, /^\/geoip\/databases\//, { status: 200, headers: { 'last-modified': OLD.toUTCString() } });
   const { app } = await buildTestApi({
     DATA_DIR: work,
     UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
@@ -326,11 +298,11 @@ test('app wiring: the geo-databases step loads, the background step starts the u
     assert.equal((await call(app, '/api/geo-local?ip=8.8.8.8')).statusCode, 200);
     mock.timers.tick(60_000);
     await dbs.idle();
-    assert.equal(fake.requestsTo(HOST).length, 2, 'the first check ran');
+    assert.equal(fake.requestsTo(MAXMIND_HOST).length, 2, 'the first check ran');
     await app.close();
     mock.timers.tick(48 * 60 * 60 * 1000);
     await dbs.idle();
-    assert.equal(fake.requestsTo(HOST).length, 2, 'no check after the app closed');
+    assert.equal(fake.requestsTo(MAXMIND_HOST).length, 2, 'no check after the app closed');
   } finally {
     mock.timers.reset();
   }

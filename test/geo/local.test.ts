@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildTestApi, call } from '../support/app.js';
 import { geoDatabasesOf } from '../../routes/geo/index.js';
-import { cityDatabase, asnDatabase } from './sample-databases.js';
+import { cityDatabase, asnDatabase } from '../support/sample-geo-databases.js';
 
 let dataDir: string;
 before(async () => {

@@ -1,5 +1,8 @@
 import type { FakeUpstream, Recorded } from '../fake-upstream.js';
 import { fixture } from '../fake-upstream.js';
+import { maxmindArchive, serveMaxmind } from '../fake-maxmind.js';
+import { PRIVATE_API_HOST } from './network-tools.js';
+import { asnDatabase, cityDatabase } from '../sample-geo-databases.js';
 
 const V6 = '2a01:4f8:c0c:1234::1';
 const V6_FILE = '2a01-4f8-c0c-1234--1';
@@ -8,8 +11,16 @@ const isV6 = (ip: string | null) => ip === V6;
 const json = (res: import('node:http').ServerResponse, body: unknown, status = 200) =>
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
-/** Success answers of the geolocation sources: 8.8.8.8 and 2a01:4f8:c0c:1234::1 have fixtures, other addresses get the IPv4 one. */
+const PUBLISHED = new Date('2026-11-20T00:00:00Z');
+
+/**
+ * Success answers of the geolocation sources (8.8.8.8 and 2a01:4f8:c0c:1234::1
+ * have fixtures, other addresses get the IPv4 one) and MaxMind's download
+ * service with the small sample databases, so geo-local has a database to load.
+ */
 export function registerGeoFakeRoutes(fake: FakeUpstream): void {
+  serveMaxmind(fake, 'city', maxmindArchive('city', cityDatabase()), PUBLISHED);
+  serveMaxmind(fake, 'asn', maxmindArchive('asn', asnDatabase()), PUBLISHED);
   fake.on('GET', 'ipinfo.io', /^\/[^/]+$/, (req: Recorded, res) =>
     json(res, fixture('ipinfo.io', isV6(decodeURIComponent(req.path.slice(1))) ? `${V6_FILE}.json` : '8.8.8.8.json')),
   );
@@ -24,7 +35,7 @@ export function registerGeoFakeRoutes(fake: FakeUpstream): void {
   fake.on('GET', 'api.ip2location.io', '/', (req, res) =>
     json(res, fixture('api.ip2location.io', isV6(req.query.get('ip')) ? `${V6_FILE}.json` : '8.8.8.8.json')),
   );
-  fake.on('GET', 'private-api.example', '/ipinfo', (req, res) =>
-    json(res, fixture('private-api.example', isV6(req.query.get('ip')) ? 'ipinfo-de-signed-out.json' : 'ipinfo-signed-in.json')),
+  fake.on('GET', PRIVATE_API_HOST, '/ipinfo', (req, res) =>
+    json(res, fixture(PRIVATE_API_HOST, isV6(req.query.get('ip')) ? 'ipinfo-de-signed-out.json' : 'ipinfo-signed-in.json')),
   );
 }

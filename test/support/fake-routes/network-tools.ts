@@ -9,7 +9,7 @@ export const FAKE_MAP_ENV = { MAP_API_KEY: 'fake-map-key-1,fake-map-key-2' };
 const json = (res: ServerResponse, body: unknown, status = 200) =>
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
-/** Success answers of OONI, Globalping, maclookup.app, Static Maps and the private tools. */
+/** Success answers of OONI, Globalping, maclookup.app, Static Maps and the private API's tools and user profile. */
 export function registerNetworkToolsFakeRoutes(fake: FakeUpstream): void {
   fake.on('GET', 'api.ooni.io', '/api/v1/aggregation', (req, res) =>
     json(res, fixture('api.ooni.io', req.query.get('domain')?.startsWith('www.') ? 'aggregation-www.example.com.json' : 'aggregation-example.com.json')),
@@ -23,4 +23,6 @@ export function registerNetworkToolsFakeRoutes(fake: FakeUpstream): void {
   fake.on('GET', PRIVATE_API_HOST, /^\/dnsleaktest\/session\/[0-9a-f]{32}$/, { json: fixture(PRIVATE_API_HOST, 'dnsleaktest-session.json') });
   fake.on('GET', PRIVATE_API_HOST, '/invisibility', { json: fixture(PRIVATE_API_HOST, 'invisibility-result.json') });
   fake.on('POST', PRIVATE_API_HOST, '/persona/evaluate', { json: fixture(PRIVATE_API_HOST, 'persona-evaluation.json') });
+  fake.on('GET', PRIVATE_API_HOST, '/getuserinfo', { json: fixture(PRIVATE_API_HOST, 'getuserinfo.json') });
+  fake.on('PUT', PRIVATE_API_HOST, '/updateuserachievement', { json: fixture(PRIVATE_API_HOST, 'updateuserachievement.json') });
 }

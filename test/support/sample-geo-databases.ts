@@ -1,4 +1,4 @@
-import { Double, Uint32, writeMmdb, type MmdbNetwork } from '../support/mmdb-writer.js';
+import { Double, Uint32, writeMmdb, type MmdbNetwork } from './mmdb-writer.js';
 
 const ALL = ['de', 'en', 'es', 'fr', 'ja', 'pt-BR', 'ru', 'zh-CN'];
 

@@ -1,0 +1,53 @@
+import { FakeUpstream } from './fake-upstream.js';
+import { FakeDns } from './fake-dns.js';
+import { FakeWhois } from './fake-whois.js';
+import { registerAllFakeRoutes } from './fake-routes/index.js';
+import { FAKE_KV_ENV, FAKE_TELEMETRY_DSN } from './fake-routes/platform.js';
+import { FAKE_MAP_ENV, FAKE_PRIVATE_ENV } from './fake-routes/network-tools.js';
+
+// Placeholders for the keys the fakes do not check: a set key switches its feature on.
+const PLACEHOLDER_KEYS = {
+  GEO_KEYED_A_API_KEY: 'fake-key',
+  GEO_KEYED_B_API_KEY: 'fake-key',
+  GEO_KEYED_C_API_KEY: 'fake-key',
+  MAC_LOOKUP_API_KEY: 'fake-key',
+  GEODB_ACCOUNT_ID: 'fake-account',
+  GEODB_LICENSE_KEY: 'fake-key',
+};
+
+export interface AllFakes {
+  http: FakeUpstream;
+  dns: FakeDns;
+  whois: FakeWhois;
+  /** Settings that send every upstream call to these fakes, with every feature switched on. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** Every upstream faked on loopback with success answers (HTTP, plain DNS, port-43 WHOIS): the offline demo and its test. */
+export async function startAllFakes(): Promise<AllFakes> {
+  const http = await FakeUpstream.start();
+  registerAllFakeRoutes(http);
+  const dns = await FakeDns.start();
+  dns.on('example.com', 'A', { answers: [{ type: 'A', name: 'example.com', ttl: 300, data: '93.184.215.14' }] });
+  dns.on('example.com', 'AAAA', { answers: [{ type: 'AAAA', name: 'example.com', ttl: 300, data: '2606:2800:21f:cb07:6820:80da:af6b:8b2c' }] });
+  const whois = await FakeWhois.start();
+  return {
+    http,
+    dns,
+    whois,
+    env: {
+      ...PLACEHOLDER_KEYS,
+      ...FAKE_KV_ENV,
+      ...FAKE_MAP_ENV,
+      ...FAKE_PRIVATE_ENV,
+      TELEMETRY_DSN_FRONTEND: FAKE_TELEMETRY_DSN,
+      UPSTREAM_OVERRIDE_ORIGIN: http.origin,
+      DNS_OVERRIDE_SERVER: dns.address,
+      WHOIS_OVERRIDE_SERVER: whois.address,
+    },
+    close: async () => {
+      await Promise.all([http.close(), dns.close(), whois.close()]);
+    },
+  };
+}

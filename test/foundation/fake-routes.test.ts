@@ -1,13 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { registerFoundationFakeRoutes } from '../support/fake-routes/foundation.js';
-import { registerGeoFakeRoutes } from '../support/fake-routes/geo.js';
 import { buildTestApi, call } from '../support/app.js';
-import { geoDatabasesOf } from '../../routes/geo/index.js';
 
 test('the demo and bench fake answers repo-stars for the default repository', async () => {
   const fake = await FakeUpstream.start();
@@ -19,29 +14,6 @@ test('the demo and bench fake answers repo-stars for the default repository', as
   assert.equal(fake.requestsTo('api.github.com', '/repos/jason5ng32/MyIP').length, 1);
   await app.close();
   await fake.close();
-});
-
-test('the demo and bench fake serves the geo database download, so geo-local answers after the boot download', async () => {
-  const fake = await FakeUpstream.start();
-  registerGeoFakeRoutes(fake);
-  const dataDir = await mkdtemp(join(tmpdir(), 'fake-routes-geo-'));
-  const { app } = await buildTestApi({
-    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
-    DATA_DIR: dataDir,
-    GEODB_ACCOUNT_ID: 'demo-account',
-    GEODB_LICENSE_KEY: 'demo-key',
-  });
-  try {
-    await geoDatabasesOf.get(app.lifecycle)!.bootstrap();
-    const res = await call(app, '/api/geo-local?ip=8.8.8.8&lang=de');
-    assert.equal(res.statusCode, 200);
-    assert.equal(res.json().country, 'USA');
-    assert.equal(res.json().asn, 'AS15169');
-  } finally {
-    await app.close();
-    await fake.close();
-    await rm(dataDir, { recursive: true, force: true });
-  }
 });
 
 test('the fake upstream can answer any status, a malformed body, a delay and a dropped connection', async () => {

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, type Config } from './fastify.config.js';
 import { createLogger } from './lib/logger.js';
 import { buildApi } from './app.js';
@@ -18,13 +19,28 @@ for (const name of ['UPSTREAM_OVERRIDE_ORIGIN', 'DNS_OVERRIDE_SERVER', 'WHOIS_OV
   if (config[name]) logger.warn({ [name]: config[name] }, `${name} is set: upstream traffic is redirected`);
 }
 
+/**
+ * Listens, or logs why it cannot (a port in use, a port below 1024 without the
+ * right, a HOST this machine does not have) and exits 1: an operator's error,
+ * answered with one log line rather than a crash. Start-up goes no further.
+ */
+async function listen(server: FastifyInstance, listener: 'api' | 'front', port: number): Promise<void> {
+  try {
+    await server.listen({ port, host: config.HOST });
+  } catch (err) {
+    logger.fatal({ err, listener, host: config.HOST, port }, `the ${listener} listener cannot listen on ${config.HOST}:${port}`);
+    logger.flush(() => process.exit(1));
+    await new Promise<never>(() => {});
+  }
+}
+
 await keepTickObjectShape();
 const api = await buildApi({ config, logger });
 await api.ready();
 await api.lifecycle.boot();
-await api.listen({ port: config.BACKEND_PORT, host: config.HOST });
+await listen(api, 'api', config.BACKEND_PORT);
 const web = await buildWeb({ logger, frontendDir: config.FRONTEND_DIR, api });
-await web.listen({ port: config.FRONTEND_PORT, host: config.HOST });
+await listen(web, 'front', config.FRONTEND_PORT);
 
 // Past this, shutdown gives up on stragglers (a client holding a request open)
 // and exits non-zero, well inside systemd's default 90 s stop timeout.

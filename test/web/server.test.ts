@@ -2,6 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { APP_ROOT } from '../../lib/app-root.js';
@@ -93,4 +94,34 @@ test('a malformed setting stops start-up with a message naming it', async () => 
   assert.equal(code, 1);
   assert.match(stderr, /BACKEND_PORT/);
   assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
+});
+
+test('a port already in use stops start-up with one fatal line naming it, exit 1', async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as AddressInfo).port;
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+      cwd: APP_ROOT,
+      env: { PATH: process.env.PATH ?? '', BACKEND_PORT: String(port), FRONTEND_PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'json', DATA_DIR: '/nonexistent-test-data' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 1);
+    const fatal = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.level === 60);
+    assert.equal(fatal.length, 1);
+    assert.equal(fatal[0]?.msg, `the api listener cannot listen on 127.0.0.1:${port}`);
+    assert.match(JSON.stringify(fatal[0]?.err), /EADDRINUSE/);
+    assert.equal(stderr, '', 'nothing on stderr: no uncaught error');
+  } finally {
+    taken.close();
+  }
 });

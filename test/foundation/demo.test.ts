@@ -1,11 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
-import { buildTestApi, call } from '../support/app.js';
-import { startAllFakes } from '../support/fakes.js';
+import { call } from '../support/app.js';
+import { bootOnAllFakes } from '../support/fakes.js';
 import { FAKE_TELEMETRY_DSN } from '../support/fake-routes/platform.js';
 
 const IP = 'ip=8.8.8.8';
@@ -50,11 +47,8 @@ const REQUESTS: Array<InjectOptions & { url: string }> = [
 ];
 
 test('with every upstream faked (npm run demo), every route answers 2xx after start-up', async () => {
-  const fakes = await startAllFakes();
-  const dataDir = await mkdtemp(join(tmpdir(), 'demo-test-'));
-  const { app } = await buildTestApi({ ...fakes.env, DATA_DIR: dataDir });
+  const { app, close } = await bootOnAllFakes();
   try {
-    await app.lifecycle.boot();
     const failed: string[] = [];
     for (const request of REQUESTS) {
       const res = await call(app, request);
@@ -65,8 +59,6 @@ test('with every upstream faked (npm run demo), every route answers 2xx after st
     if (back.statusCode !== 200) failed.push(`GET /api/report/:id: ${back.statusCode}`);
     assert.deepEqual(failed, []);
   } finally {
-    await app.close();
-    await fakes.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await close();
   }
 });

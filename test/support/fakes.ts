@@ -1,3 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildTestApi } from './app.js';
 import { FakeUpstream } from './fake-upstream.js';
 import { FakeDns } from './fake-dns.js';
 import { FakeWhois } from './fake-whois.js';
@@ -48,6 +53,22 @@ export async function startAllFakes(): Promise<AllFakes> {
     },
     close: async () => {
       await Promise.all([http.close(), dns.close(), whois.close()]);
+    },
+  };
+}
+
+/** The real API application on every fake, its start-up steps run (datasets downloaded from the fakes); close() tidies all of it. */
+export async function bootOnAllFakes(): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+  const fakes = await startAllFakes();
+  const dataDir = await mkdtemp(join(tmpdir(), 'all-fakes-'));
+  const { app } = await buildTestApi({ ...fakes.env, DATA_DIR: dataDir });
+  await app.lifecycle.boot();
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await fakes.close();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -11,7 +11,7 @@ import type { Upstream } from '../../lib/upstream.js';
 import { redactUrl } from '../../lib/logger.js';
 import { parseAsRel, type AsGraph } from './graph.js';
 import { parseAsOrg, type AsOrgs } from './orgs.js';
-import { AUTO_UPDATE, PeriodicCheck } from '../periodic-check.js';
+import { AUTO_UPDATE, PeriodicCheck } from '../../lib/periodic-check.js';
 
 export type DatasetKind = 'relationships' | 'organisations';
 

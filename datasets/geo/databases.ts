@@ -9,7 +9,7 @@ import { Reader, type AsnResponse, type CityResponse } from 'maxmind';
 import * as tar from 'tar';
 import { redactUrl } from '../../lib/logger.js';
 import { UpstreamError, type Upstream, type UpstreamResponse } from '../../lib/upstream.js';
-import { AUTO_UPDATE, PeriodicCheck } from '../periodic-check.js';
+import { AUTO_UPDATE, PeriodicCheck } from '../../lib/periodic-check.js';
 
 /** The two databases, by MaxMind edition id (also their file names under the geo folder). */
 export const EDITIONS = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' } as const;

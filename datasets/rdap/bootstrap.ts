@@ -4,7 +4,7 @@ import ipaddr from 'ipaddr.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { APP_ROOT } from '../../lib/app-root.js';
 import type { Upstream } from '../../lib/upstream.js';
-import { PeriodicCheck } from '../periodic-check.js';
+import { PeriodicCheck } from '../../lib/periodic-check.js';
 
 /** The IANA RDAP bootstrap files this service reads (RFC 9224). */
 const BOOTSTRAP_FILES = ['dns', 'ipv4', 'ipv6'] as const;
@@ -12,7 +12,7 @@ export type BootstrapFile = (typeof BOOTSTRAP_FILES)[number];
 
 const IANA_BOOTSTRAP_BASE = 'https://data.iana.org/rdap/';
 const SHIPPED_BOOTSTRAP_DIR = join(APP_ROOT, 'datasets', 'rdap', 'bootstrap');
-export const REFRESH_INTERVAL_HOURS = 24;
+export const REFRESH_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 interface BootstrapJson {
   services: Array<[string[], string[]]>;
@@ -91,7 +91,7 @@ export class RdapBootstrap {
     id: 'rdap-bootstrap-refresh',
     run: () => this.refresh(),
     firstAfterMs: 0,
-    everyHours: REFRESH_INTERVAL_HOURS,
+    everyMs: REFRESH_INTERVAL_MS,
     onError: (err) => this.logger.warn({ err }, 'RDAP bootstrap refresh failed'),
   });
 

@@ -1,10 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { AsyncTask, SimpleIntervalJob, ToadScheduler } from 'toad-scheduler';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Upstream } from '../../lib/upstream.js';
 import { redactUrl } from '../../lib/logger.js';
 import type { Provider } from './providers.js';
+import { PeriodicCheck } from '../../lib/periodic-check.js';
 
 export const POLL_INTERVAL_MS = 5 * 60 * 1000;
 // Bounds that keep the detail record small whatever a status page publishes.
@@ -138,7 +138,7 @@ interface PollerOptions {
 export class StatusPoller {
   private readonly states: ProviderState[];
   private readonly now: () => number;
-  private scheduler?: ToadScheduler;
+  private readonly refreshes: PeriodicCheck;
   private overviewRecord!: Overview;
   private overviewText = '';
   private readonly details = new Map<string, Detail>();
@@ -147,6 +147,13 @@ export class StatusPoller {
   constructor(private readonly options: PollerOptions) {
     this.now = options.now ?? Date.now;
     this.states = options.providers.map((provider) => ({ provider, stale: false }));
+    this.refreshes = new PeriodicCheck({
+      id: 'service-status',
+      run: () => this.refresh(),
+      firstAfterMs: POLL_INTERVAL_MS,
+      everyMs: POLL_INTERVAL_MS,
+      onError: (err) => this.options.logger.error({ err }, 'service-status refresh failed'),
+    });
     this.publish();
   }
 
@@ -157,20 +164,13 @@ export class StatusPoller {
     this.publish();
   }
 
+  /** A refresh every 5 minutes from now, until stop(); the start-up step runs the first one. */
   start(): void {
-    if (this.scheduler) return;
-    this.scheduler = new ToadScheduler();
-    const task = new AsyncTask('service-status', () => this.refresh(), (err) =>
-      this.options.logger.error({ err }, 'service-status refresh failed'),
-    );
-    this.scheduler.addSimpleIntervalJob(
-      new SimpleIntervalJob({ milliseconds: POLL_INTERVAL_MS }, task, { id: 'service-status', preventOverrun: true }),
-    );
+    this.refreshes.start();
   }
 
   stop(): void {
-    this.scheduler?.stop();
-    this.scheduler = undefined;
+    this.refreshes.stop();
   }
 
   overview(): Overview {

@@ -11,7 +11,7 @@ import { buildTestApi, call } from '../support/app.js';
 import { registerCaidaFakeRoutes } from '../support/fake-routes/asn.js';
 import { Upstream } from '../../lib/upstream.js';
 import { AsnDatasets } from '../../datasets/asn/store.js';
-import { AUTO_UPDATE } from '../../datasets/periodic-check.js';
+import { AUTO_UPDATE } from '../../lib/periodic-check.js';
 import { parseAsRel, REL_PROVIDER } from '../../datasets/asn/graph.js';
 import { parseAsOrg } from '../../datasets/asn/orgs.js';
 import { upstreamTopology, MAX_DEPTH, MAX_NODES } from '../../datasets/asn/topology.js';

@@ -1,6 +1,6 @@
 import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PeriodicCheck } from '../../datasets/periodic-check.js';
+import { PeriodicCheck } from '../../lib/periodic-check.js';
 
 const HOUR = 60 * 60 * 1000;
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -14,7 +14,7 @@ function counting(options: { firstAfterMs: number; run?: () => Promise<unknown> 
     id: 'test-check',
     run: options.run ?? record,
     firstAfterMs: options.firstAfterMs,
-    everyHours: 24,
+    everyMs: 24 * HOUR,
     onError: (err) => seen.errors.push(err),
   });
   return { check, seen };

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { FakeUpstream, fixture } from '../support/fake-upstream.js';
 import { Upstream } from '../../lib/upstream.js';
-import { RdapBootstrap, REFRESH_INTERVAL_HOURS } from '../../datasets/rdap/bootstrap.js';
+import { RdapBootstrap, REFRESH_INTERVAL_MS } from '../../datasets/rdap/bootstrap.js';
 
 let fake: FakeUpstream;
 const logger = pino({ level: 'silent' });
@@ -92,7 +92,7 @@ test('the scheduler refreshes at start and every 24 hours until stopped', async 
   await until(() => bootstrap.publication('dns') === 'first' && bootstrap.publication('ipv6') === 'first');
 
   serveIana('second');
-  mock.timers.tick(REFRESH_INTERVAL_HOURS * 60 * 60 * 1000 - 1);
+  mock.timers.tick(REFRESH_INTERVAL_MS - 1);
   await new Promise((r) => setTimeout(r, 50));
   assert.equal(bootstrap.publication('dns'), 'first');
   mock.timers.tick(1);
@@ -101,7 +101,7 @@ test('the scheduler refreshes at start and every 24 hours until stopped', async 
   bootstrap.stop();
   serveIana('third');
   const before = fake.requestsTo('data.iana.org').length;
-  mock.timers.tick(REFRESH_INTERVAL_HOURS * 60 * 60 * 1000);
+  mock.timers.tick(REFRESH_INTERVAL_MS);
   await new Promise((r) => setTimeout(r, 50));
   assert.equal(fake.requestsTo('data.iana.org').length, before);
   assert.equal(bootstrap.publication('dns'), 'second');

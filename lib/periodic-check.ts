@@ -7,17 +7,17 @@ export interface PeriodicCheckOptions {
   run: () => Promise<unknown>;
   /** When the first check runs after start(); 0 runs it at once. */
   firstAfterMs: number;
-  everyHours: number;
+  everyMs: number;
   onError: (err: Error) => void;
 }
 
 /** The spec's auto-update timing for downloaded datasets: first check 60 s after start, then every 24 h. */
-export const AUTO_UPDATE = { firstAfterMs: 60 * 1000, everyHours: 24 } as const;
+export const AUTO_UPDATE = { firstAfterMs: 60 * 1000, everyMs: 24 * 60 * 60 * 1000 } as const;
 
 /**
- * A dataset's scheduled check: the first one `firstAfterMs` after start(),
- * then one every `everyHours` hours counted from it, until stop(). A check
- * still running when the next is due is not started again.
+ * A scheduled check (a dataset update, a status refresh): the first one
+ * `firstAfterMs` after start(), then one every `everyMs` counted from it,
+ * until stop(). A check still running when the next is due is not started again.
  */
 export class PeriodicCheck {
   private firstRun: NodeJS.Timeout | undefined;
@@ -30,17 +30,18 @@ export class PeriodicCheck {
     if (this.scheduler) return;
     const scheduler = new ToadScheduler();
     this.scheduler = scheduler;
-    const { id, run, firstAfterMs, everyHours, onError } = this.options;
+    const { id, run, firstAfterMs, everyMs, onError } = this.options;
     const task = new AsyncTask(id, run, onError);
-    const begin = () =>
-      scheduler.addSimpleIntervalJob(new SimpleIntervalJob({ hours: everyHours, runImmediately: true }, task, { id, preventOverrun: true }));
-    if (firstAfterMs === 0) {
-      begin();
+    const schedule = (runImmediately: boolean) =>
+      scheduler.addSimpleIntervalJob(new SimpleIntervalJob({ milliseconds: everyMs, runImmediately }, task, { id, preventOverrun: true }));
+    // At 0 or one whole period the interval job alone gives the first check; otherwise a timer waits for it.
+    if (firstAfterMs === 0 || firstAfterMs === everyMs) {
+      schedule(firstAfterMs === 0);
       return;
     }
     this.firstRun = setTimeout(() => {
       this.firstRun = undefined;
-      begin();
+      schedule(true);
     }, firstAfterMs);
   }
 

@@ -1,10 +1,10 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { Config } from './fastify.config.js';
 import './lib/fastify-types.js';
 import { Lifecycle } from './lib/lifecycle.js';
-import { fastifyLogOptions, useLogger } from './lib/logger.js';
+import { fastifyLoggingTo } from './lib/logger.js';
 import { Upstream } from './lib/upstream.js';
 import { foldingSerializerFactory } from './lib/response-serializer.js';
 import { GUARD_KEYWORD } from './schemas/guards.js';
@@ -22,13 +22,11 @@ export interface ApiOptions {
 
 /** The API listener's application: global plugins, then every capability under /api. */
 export async function buildApi({ config, logger, dispatcher }: ApiOptions): Promise<FastifyInstance> {
-  const app = Fastify({
-    ...fastifyLogOptions(logger),
+  const app = fastifyLoggingTo(logger, {
     bodyLimit: JSON_BODY_LIMIT,
     ajv: { customOptions: { keywords: [GUARD_KEYWORD] } },
     schemaController: { compilersFactory: { buildSerializer: foldingSerializerFactory } },
   });
-  useLogger(app, logger);
   app.decorate('config', config);
   app.decorate(
     'upstream',

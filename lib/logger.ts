@@ -1,4 +1,5 @@
-import { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyHttpOptions, type FastifyInstance } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../fastify.config.js';
 import { lazyRequestLoggers } from './request-logger.js';
@@ -31,21 +32,19 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * Fastify's own options for a listener that logs through `logger` and leaves
- * request lines to plugins/request-log.ts. Fastify gets no logger instance:
- * with one, it hangs 'finish' and 'error' listeners on every response for the
+ * A listener's Fastify instance, logging through `logger` and leaving request
+ * lines to plugins/request-log.ts. Fastify gets no logger instance: with one,
+ * it hangs 'finish' and 'error' listeners on every response for the
  * request-completed line that is turned off here anyway, 3–5 µs of a cheap
  * route's CPU. Each request's logger comes from childLoggerFactory, and
- * useLogger makes `logger` the instance's.
+ * `logger` becomes the instance's `log`, and so every plugin's.
  */
-export function fastifyLogOptions(logger: Logger) {
-  return {
+export function fastifyLoggingTo(logger: Logger, options: FastifyHttpOptions<Server>): FastifyInstance {
+  const app = Fastify({
+    ...options,
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyRequestLoggers(logger as FastifyBaseLogger),
-  };
-}
-
-/** Makes `logger` the `log` of a listener built with fastifyLogOptions, and so of every plugin in it. */
-export function useLogger(app: FastifyInstance, logger: Logger): void {
+  });
   app.log = logger as FastifyBaseLogger;
+  return app;
 }

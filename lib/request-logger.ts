@@ -53,7 +53,7 @@ for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent
  * Fastify's `childLoggerFactory` for a listener that logs through `logger`: the
  * request's logger, its pino child built on first use. Fastify's own parent
  * argument is ignored, since the listener gives Fastify no logger instance
- * (see fastifyLogOptions in lib/logger.ts).
+ * (see fastifyLoggingTo in lib/logger.ts).
  */
 export function lazyRequestLoggers(logger: FastifyBaseLogger) {
   return (_parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger =>

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { basename, join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Logger } from 'pino';
 import { fromAppRoot } from '../lib/app-root.js';
-import { fastifyLogOptions, useLogger } from '../lib/logger.js';
+import { fastifyLoggingTo } from '../lib/logger.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
@@ -52,8 +52,7 @@ function frontendRoot(frontendDir: string): string {
  */
 export async function buildWeb({ logger, frontendDir, api }: WebOptions): Promise<FastifyInstance> {
   const root = frontendRoot(frontendDir);
-  const app = Fastify({
-    ...fastifyLogOptions(logger),
+  const app = fastifyLoggingTo(logger, {
     serverFactory: (handler) =>
       createServer((req: IncomingMessage, res: ServerResponse) => {
         if (!isApiPath(req.url ?? '/')) return handler(req, res);
@@ -62,7 +61,6 @@ export async function buildWeb({ logger, frontendDir, api }: WebOptions): Promis
         api.routing(req, res);
       }),
   });
-  useLogger(app, logger);
 
   await app.register(fastifyStatic, {
     root,

@@ -21,6 +21,9 @@ export default fp(
       timeWindow: SLOW_DOWN_WINDOW_MS,
       keyGenerator: clientIp,
       skip: isMonitoringPath,
+      // Like the rate limiter, no quota headers: they would tell every client
+      // the threshold and its count, and cost two header writes per request.
+      headers: false,
     });
   },
   { name: 'slow-down' },

@@ -1,4 +1,4 @@
-import { test, mock } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { APP_ROOT } from '../../lib/app-root.js';
 import { SLOW_DOWN_MAX_DELAY_MS } from '../../plugins/slow-down.js';
 import { isMonitoringPath } from '../../plugins/monitoring-path.js';
 import { buildTestApiWith, call, type LogCapture } from '../support/app.js';
+import { overHttp } from '../support/over-http.js';
 
 // The telemetry tunnel mounts only with TELEMETRY_DSN_FRONTEND; a stand-in GET
 // route shows what both global limiters do on its path.
@@ -100,60 +101,60 @@ test('a ledger write failure is logged and the request is still answered', async
   await rm(dir, { recursive: true, force: true });
 });
 
+// A slow-down step is 400 ms; an answer within this of its due time was held back exactly as long as due.
+const ON_TIME_MS = 300;
+const heldFor = (ms: number, due: number) => ms >= due - 5 && ms < due + ON_TIME_MS;
+
 test('/api/monitoring skips both global limiters', async () => {
   const { app } = await buildTestApiWith({ SECURITY_RATE_LIMIT: '1', SECURITY_DELAY_AFTER: '1' }, routes);
+  const fetch = await overHttp(app);
   for (let i = 0; i < 6; i++) {
-    const res = await get(app, '/api/monitoring');
+    const res = await fetch('/api/monitoring', { headers: from('198.51.100.10') });
     assert.equal(res.statusCode, 200);
-    assert.equal(res.headers['x-slow-down-delay'], undefined);
-    assert.equal(res.headers['x-slow-down-limit'], undefined);
-    assert.equal(res.headers['x-ratelimit-limit'], undefined);
+    assert.deepEqual(JSON.parse(res.body), { ok: true });
+    assert.ok(heldFor(res.ms, 0), `not slowed down (${res.ms} ms)`);
   }
-  assert.equal((await get(app, '/api/configs')).statusCode, 200);
-  assert.equal((await get(app, '/api/configs')).statusCode, 429);
-  assert.equal((await get(app, '/api/monitoring')).statusCode, 200);
+  assert.equal((await fetch('/api/configs', { headers: from('198.51.100.10') })).statusCode, 200);
+  assert.equal((await fetch('/api/configs', { headers: from('198.51.100.10') })).statusCode, 429);
+  assert.equal((await fetch('/api/monitoring', { headers: from('198.51.100.10') })).statusCode, 200);
   await app.close();
 });
 
 test('slow-down: after SECURITY_DELAY_AFTER requests each one waits hits × 400 ms and is never rejected', async () => {
   const { app } = await buildTestApiWith({ SECURITY_DELAY_AFTER: '2' }, routes);
-  const delays: Array<string | undefined> = [];
-  for (let i = 0; i < 4; i++) {
-    const res = await get(app, '/api/configs');
+  const fetch = await overHttp(app);
+  for (const due of [0, 0, 400, 800]) {
+    const res = await fetch('/api/configs', { headers: from('198.51.100.10') });
     assert.equal(res.statusCode, 200);
-    delays.push(res.headers['x-slow-down-delay'] as string | undefined);
+    assert.equal(JSON.parse(res.body).map, false, 'the whole answer');
+    assert.ok(heldFor(res.ms, due), `${res.ms} ms, due ${due}`);
   }
-  assert.deepEqual(delays, [undefined, undefined, '400', '800']);
-  const other = await get(app, '/api/configs', '203.0.113.30');
-  assert.equal(other.headers['x-slow-down-delay'], undefined, 'counted per client IP');
+  assert.ok(heldFor((await fetch('/api/configs', { headers: from('203.0.113.30') })).ms, 0), 'counted per client IP');
   await app.close();
 });
 
 test('slow-down: the delay stops growing at the documented maximum', async () => {
+  assert.equal(SLOW_DOWN_MAX_DELAY_MS, 10 * 1000);
   const { app } = await buildTestApiWith({ SECURITY_DELAY_AFTER: '1' }, routes);
-  mock.timers.enable({ apis: ['setTimeout'] });
-  try {
-    let last: string | undefined;
-    for (let i = 0; i < 28; i++) {
-      let done = false;
-      const pending = get(app, '/api/configs').then((res) => {
-        done = true;
-        return res;
-      });
-      while (!done) {
-        await new Promise((r) => setImmediate(r));
-        mock.timers.tick(SLOW_DOWN_MAX_DELAY_MS);
-      }
-      const res = await pending;
-      assert.equal(res.statusCode, 200);
-      last = res.headers['x-slow-down-delay'] as string | undefined;
-    }
-    assert.equal(last, String(SLOW_DOWN_MAX_DELAY_MS));
-    assert.equal(SLOW_DOWN_MAX_DELAY_MS, 10 * 1000);
-  } finally {
-    mock.timers.reset();
-    await app.close();
+  const fetch = await overHttp(app);
+  // All at once, so the test waits for the longest delay only.
+  const answers = await Promise.all(Array.from({ length: 28 }, () => fetch('/api/configs', { headers: from('198.51.100.10') })));
+  const times = answers.map((res) => res.ms).sort((x, y) => x - y);
+  const due = times.map((_, i) => Math.min(i * 400, SLOW_DOWN_MAX_DELAY_MS));
+  assert.deepEqual(due.slice(-4), [9600, 10000, 10000, 10000]);
+  times.forEach((ms, i) => assert.ok(heldFor(ms, due[i]!), `answer ${i}: ${ms} ms, due ${due[i]}`));
+  assert.ok(answers.every((res) => res.statusCode === 200));
+  await app.close();
+});
+
+test('no limiter tells the client its quota: no x-ratelimit-* or x-slow-down-* header below the limits', async () => {
+  const { app } = await buildTestApiWith({ SECURITY_RATE_LIMIT: '5', SECURITY_DELAY_AFTER: '3' }, routes);
+  for (let i = 0; i < 3; i++) {
+    const res = await get(app, '/api/configs');
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(Object.keys(res.headers).filter((h) => /^x-(ratelimit|slow-down)-/.test(h)), []);
   }
+  await app.close();
 });
 
 test('the limiters exempt exactly /api/monitoring, with or without a trailing slash or query', () => {

@@ -31,7 +31,19 @@ export function firstClientIp(req: FastifyRequest, accept: (ip: string) => boole
 
 const any = () => true;
 
-/** The caller's address: the first of the spec's sources that is present. */
+/** The request's slot for its client IP (see plugins/client-ip.ts); empty until first asked. */
+export const CLIENT_IP = Symbol('clientIp');
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    [CLIENT_IP]?: string;
+  }
+}
+
+/**
+ * The caller's address: the first of the spec's sources that is present.
+ * Remembered on the request, since both limiters ask for it, one of them twice.
+ */
 export function clientIp(req: FastifyRequest): string {
-  return firstClientIp(req, any) ?? '';
+  return (req[CLIENT_IP] ||= firstClientIp(req, any) ?? '');
 }

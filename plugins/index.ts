@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import clientIp from './client-ip.js';
 import requestLog from './request-log.js';
 import rateLimit from './rate-limit.js';
 import slowDown from './slow-down.js';
@@ -16,6 +17,7 @@ import loadShedding from './load-shedding.js';
  */
 export default fp(
   async (app) => {
+    await app.register(clientIp);
     if (app.config.LOG_HTTP) await app.register(requestLog);
     await app.register(rateLimit);
     await app.register(slowDown);

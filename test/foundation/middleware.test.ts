@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from 'typebox';
-import type { FastifyPluginAsync } from 'fastify';
-import { clientIp, firstClientIp } from '../../lib/client-ip.js';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { CLIENT_IP, clientIp, firstClientIp } from '../../lib/client-ip.js';
 import { buildTestApiWith, call } from '../support/app.js';
 
 class Teapot extends Error {
@@ -98,6 +98,20 @@ test('firstClientIp walks the same order and returns the first address its test 
   assert.equal(await ip({ 'cf-connecting-ip': '198.51.100.1', 'cf-connecting-ipv6': '2001:db8::3' }), '2001:db8::3');
   // The socket is 127.0.0.1 under inject: no source passes, so there is no answer.
   assert.equal(await ip({ 'cf-connecting-ip': '198.51.100.1' }), null);
+  await app.close();
+});
+
+test('a request works out its client IP once, however many hooks ask', async () => {
+  let reads = 0;
+  const headers = {};
+  Object.defineProperty(headers, 'x-forwarded-for', { get: () => (reads++, '203.0.113.9, 10.0.0.1'), enumerable: true });
+  const request = { headers, socket: { remoteAddress: '127.0.0.1' } } as unknown as FastifyRequest;
+  // The rate limiter, the slow-down (twice) and a route.
+  for (let i = 0; i < 4; i++) assert.equal(clientIp(request), '203.0.113.9');
+  assert.equal(reads, 1);
+  // Every request object is built with the slot, rather than growing it on the hot path.
+  const { app } = await build();
+  assert.equal(app.hasRequestDecorator(CLIENT_IP), true);
   await app.close();
 });
 

@@ -8,11 +8,14 @@ import type { FakeUpstream } from './fake-upstream.js';
 
 export const MAXMIND_HOST = 'download.maxmind.com';
 
+/** The dated name MaxMind gives an edition's release, as its archive folder and checksum line name it. */
+const release = (edition: Edition) => `${EDITIONS[edition]}_20261120`;
+
 /** A tar.gz laid out like MaxMind's: one dated folder holding the database and its licence. */
 export function maxmindArchive(edition: Edition, mmdb: Buffer): Buffer {
   const src = mkdtempSync(join(tmpdir(), 'fake-maxmind-'));
   try {
-    const folder = `${EDITIONS[edition]}_20261120`;
+    const folder = release(edition);
     mkdirSync(join(src, folder));
     writeFileSync(join(src, folder, `${EDITIONS[edition]}.mmdb`), mmdb);
     writeFileSync(join(src, folder, 'LICENSE.txt'), 'test licence');
@@ -32,7 +35,7 @@ export function serveMaxmind(fake: FakeUpstream, edition: Edition, tgz: Buffer, 
   const headers = { 'last-modified': lastModified.toUTCString(), 'content-type': 'application/gzip' };
   fake.on('*', MAXMIND_HOST, path, (req, res) => {
     const suffix = req.query.get('suffix');
-    if (suffix === 'tar.gz.sha256') return void res.writeHead(200).end(`${checksum}  ${EDITIONS[edition]}_20261120.tar.gz\n`);
+    if (suffix === 'tar.gz.sha256') return void res.writeHead(200).end(`${checksum}  ${release(edition)}.tar.gz\n`);
     if (suffix !== 'tar.gz') return void res.writeHead(400).end('bad suffix');
     res.writeHead(200, { ...headers, 'content-length': String(tgz.length) });
     res.end(req.method === 'HEAD' ? undefined : tgz);

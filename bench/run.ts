@@ -11,6 +11,7 @@ import pino from 'pino';
 import { APP_ROOT } from '../lib/app-root.js';
 import { FakeUpstream } from '../test/support/fake-upstream.js';
 import { allCases } from './scenarios/index.js';
+import { pinLoadGenerator, serverCommand, unpinLoadGenerator } from './cores.js';
 import type { BenchCase } from './scenario.js';
 
 // Short runs keep the whole benchmark to a few minutes; the warm-up lets the
@@ -26,6 +27,7 @@ const REFERER = 'http://localhost/';
 // BENCH_FILTER=text runs only the cases whose name contains it.
 const FILTER = process.env.BENCH_FILTER ?? '';
 const log = pino({ level: 'info' });
+const PINNED = pinLoadGenerator();
 
 interface Result {
   name: string;
@@ -115,7 +117,7 @@ async function frontendDir(root: string): Promise<string> {
 async function startServer(env: Record<string, string>, logFile: string) {
   const [apiPort, frontPort] = [await freePort(), await freePort()];
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  const child = spawn(...serverCommand(PINNED, ['--import', 'tsx', 'server.ts']), {
     cwd: APP_ROOT,
     env: { PATH: process.env.PATH ?? '', ...env, BACKEND_PORT: String(apiPort), FRONTEND_PORT: String(frontPort) },
     stdio: ['ignore', fd, fd],
@@ -149,7 +151,7 @@ function report(baselineCpuUs: number, results: Result[]): boolean {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   process.stdout.write(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n\n`);
-  process.stdout.write(`ratio: req/s over the bare node:http baseline's, measured just before the case; a case with a ratio to meet runs ${ROUNDS} rounds (listed) and shows its median round; CPU ratio: baseline CPU per request (${baselineCpuUs.toFixed(0)} µs) over the case's.\n`);
+  process.stdout.write(`ratio: req/s over the bare node:http baseline's, measured just before the case; a case with a ratio to meet runs ${ROUNDS} rounds (listed) and shows its median round; CPU ratio: baseline CPU per request (${baselineCpuUs.toFixed(0)} µs) over the case's; ${PINNED ? 'each server on core 1, the load generator on core 0' : 'not pinned to cores'}.\n`);
   return results.every(passed);
 }
 
@@ -170,7 +172,7 @@ async function main(): Promise<void> {
     await stop(probe.child);
 
     const baselinePort = await freePort();
-    const baselineChild = spawn(process.execPath, ['--import', 'tsx', join(APP_ROOT, 'bench', 'baseline.ts')], {
+    const baselineChild = spawn(...serverCommand(PINNED, ['--import', 'tsx', join(APP_ROOT, 'bench', 'baseline.ts')]), {
       env: { PATH: process.env.PATH ?? '', BASELINE_BODY: body, BASELINE_PORT: String(baselinePort) },
       stdio: 'ignore',
     });
@@ -238,4 +240,6 @@ async function sideMeasurements(): Promise<void> {
 }
 
 await main();
+// The side measurements start their own servers and load, and place them themselves.
+if (PINNED) unpinLoadGenerator();
 await sideMeasurements();

@@ -137,25 +137,58 @@ export async function ip2location(app: FastifyInstance, ip: string): Promise<Geo
 
 const localName = (names: Partial<Record<string, string>> | undefined, lang: DbLanguage) => names?.[lang] ?? names?.en;
 
+type Place = Omit<GeoBase, 'ip' | 'asn' | 'org'>;
+type Network = Pick<GeoBase, 'asn' | 'org'>;
+
+// The databases hand out one decoded object per data record (their cache), and
+// many addresses share a record (a city, an AS): each is normalised once per
+// language rather than on every request. Weakly held, so a record the cache
+// drops takes its entry with it.
+const places = new WeakMap<CityResponse, Partial<Record<DbLanguage, Place>>>();
+const networks = new WeakMap<AsnResponse, Network>();
+
+function placeOf(c: CityResponse, lang: DbLanguage): Place {
+  let byLang = places.get(c);
+  if (!byLang) places.set(c, (byLang = {}));
+  if (!byLang[lang]) {
+    const country = c.country ?? c.registered_country;
+    const { ip: _ip, asn: _asn, org: _org, ...place } = toRecord(
+      {
+        ip: '',
+        city: localName(c.city?.names as Record<string, string> | undefined, lang),
+        region: localName(c.subdivisions?.[0]?.names as Record<string, string> | undefined, lang),
+        countryName: localName(country?.names as Record<string, string> | undefined, lang),
+        countryCode: country?.iso_code,
+        latitude: c.location?.latitude,
+        longitude: c.location?.longitude,
+      },
+      '',
+    );
+    byLang[lang] = place;
+  }
+  return byLang[lang];
+}
+
+function networkOf(a: AsnResponse): Network {
+  let network = networks.get(a);
+  if (!network) {
+    const { asn, org } = toRecord({ ip: '', asn: a.autonomous_system_number, org: a.autonomous_system_organization }, '');
+    networks.set(a, (network = { asn, org }));
+  }
+  return network;
+}
+
+const NO_PLACE = placeOf({} as CityResponse, 'en');
+const NO_NETWORK: Network = { asn: null, org: null };
+
 /** geo-local: the city and ASN databases; an address they do not hold gives a record of nulls. */
 export function localLookup(databases: GeoDatabases, city: NonNullable<GeoDatabases['city']>, ip: string, lang: DbLanguage): GeoBase {
-  const c: CityResponse | null = city.get(ip);
-  const a: AsnResponse | null | undefined = databases.asn?.get(ip);
-  const country = c?.country ?? c?.registered_country;
-  return toRecord(
-    {
-      ip,
-      city: localName(c?.city?.names as Record<string, string> | undefined, lang),
-      region: localName(c?.subdivisions?.[0]?.names as Record<string, string> | undefined, lang),
-      countryName: localName(country?.names as Record<string, string> | undefined, lang),
-      countryCode: country?.iso_code,
-      latitude: c?.location?.latitude,
-      longitude: c?.location?.longitude,
-      asn: a?.autonomous_system_number,
-      org: a?.autonomous_system_organization,
-    },
-    ip,
-  );
+  const c = city.get(ip);
+  const a = databases.asn?.get(ip);
+  const p = c ? placeOf(c, lang) : NO_PLACE;
+  const n = a ? networkOf(a) : NO_NETWORK;
+  // A fresh record per answer: the route adds the timezone to it.
+  return { ip, city: p.city, region: p.region, country: p.country, country_name: p.country_name, country_code: p.country_code, latitude: p.latitude, longitude: p.longitude, asn: n.asn, org: n.org };
 }
 
 /** The fields of advancedData; in the signed-out and over-quota states each holds the state's code. */

@@ -61,6 +61,20 @@ test('geo-local in another language, IPv6, with fallback to English for names th
   await app.close();
 });
 
+test('geo-local: addresses sharing a database record each get their own answer, in the language asked', async () => {
+  const { app } = await loadedApp();
+  const ask = async (ip: string, lang: string) => (await call(app, `/api/geo-local?ip=${ip}&lang=${lang}`)).json();
+  const first = await ask('8.8.8.8', 'de');
+  const second = await ask('8.8.8.4', 'de');
+  assert.equal(first.ip, '8.8.8.8');
+  assert.equal(second.ip, '8.8.8.4');
+  assert.deepEqual({ ...second, ip: first.ip }, first);
+  assert.equal((await ask('8.8.8.4', 'ja')).city, 'マウンテンビュー');
+  assert.equal((await ask('8.8.8.8', 'en')).city, 'Mountain View');
+  assert.equal((await ask('8.8.8.8', 'de')).city, first.city);
+  await app.close();
+});
+
 test('geo-local: absurd lang values fall back to English, never an error', async () => {
   const { app } = await loadedApp();
   for (const lang of ['%00%FF', 'x'.repeat(500), 'klingon-tlh', '../../etc', '', 'en&lang=de']) {

@@ -22,7 +22,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 // A case with a ratio to meet is measured this many times, each round the
 // baseline then the case, and judged on the median round: on a shared 2-core
 // machine one burst of outside load can halve a single 5-second reading.
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REFERER = 'http://localhost/';
 // BENCH_FILTER=text runs only the cases whose name contains it.
 const FILTER = process.env.BENCH_FILTER ?? '';

@@ -3,6 +3,8 @@ import { availableParallelism } from 'node:os';
 
 const LOAD_CORE = '0';
 const SERVER_CORE = '1';
+// Read before pinning: afterwards availableParallelism() counts only the load generator's core.
+const CORES = availableParallelism();
 
 /**
  * Gives the load generator (this process, autocannon runs in it) one core and
@@ -15,13 +17,13 @@ const SERVER_CORE = '1';
  * is what a ratio of two single-threaded servers means. Returns whether it pinned.
  */
 export function pinLoadGenerator(): boolean {
-  if (process.env.BENCH_PIN === '0' || availableParallelism() < 2) return false;
+  if (process.env.BENCH_PIN === '0' || CORES < 2) return false;
   return setAffinity(LOAD_CORE);
 }
 
 /** Gives this process, and what it starts from now on, every core again. */
 export function unpinLoadGenerator(): void {
-  setAffinity(`0-${availableParallelism() - 1}`);
+  setAffinity(`0-${CORES - 1}`);
 }
 
 function setAffinity(cores: string): boolean {

@@ -147,26 +147,27 @@ type Network = Pick<GeoBase, 'asn' | 'org'>;
 const places = new WeakMap<CityResponse, Partial<Record<DbLanguage, Place>>>();
 const networks = new WeakMap<AsnResponse, Network>();
 
+function place(c: CityResponse, lang: DbLanguage): Place {
+  const country = c.country ?? c.registered_country;
+  const { ip: _ip, asn: _asn, org: _org, ...rest } = toRecord(
+    {
+      ip: '',
+      city: localName(c.city?.names as Record<string, string> | undefined, lang),
+      region: localName(c.subdivisions?.[0]?.names as Record<string, string> | undefined, lang),
+      countryName: localName(country?.names as Record<string, string> | undefined, lang),
+      countryCode: country?.iso_code,
+      latitude: c.location?.latitude,
+      longitude: c.location?.longitude,
+    },
+    '',
+  );
+  return rest;
+}
+
 function placeOf(c: CityResponse, lang: DbLanguage): Place {
   let byLang = places.get(c);
   if (!byLang) places.set(c, (byLang = {}));
-  if (!byLang[lang]) {
-    const country = c.country ?? c.registered_country;
-    const { ip: _ip, asn: _asn, org: _org, ...place } = toRecord(
-      {
-        ip: '',
-        city: localName(c.city?.names as Record<string, string> | undefined, lang),
-        region: localName(c.subdivisions?.[0]?.names as Record<string, string> | undefined, lang),
-        countryName: localName(country?.names as Record<string, string> | undefined, lang),
-        countryCode: country?.iso_code,
-        latitude: c.location?.latitude,
-        longitude: c.location?.longitude,
-      },
-      '',
-    );
-    byLang[lang] = place;
-  }
-  return byLang[lang];
+  return (byLang[lang] ??= place(c, lang));
 }
 
 function networkOf(a: AsnResponse): Network {
@@ -178,7 +179,7 @@ function networkOf(a: AsnResponse): Network {
   return network;
 }
 
-const NO_PLACE = placeOf({} as CityResponse, 'en');
+const NO_PLACE = place({} as CityResponse, 'en');
 const NO_NETWORK: Network = { asn: null, org: null };
 
 /** geo-local: the city and ASN databases; an address they do not hold gives a record of nulls. */

@@ -5,7 +5,7 @@ import { PrivateApi } from '../../lib/private-api.js';
 import { UpstreamError, type CallOptions } from '../../lib/upstream.js';
 import type { GeoDatabases } from '../../datasets/geo/databases.js';
 import type { DbLanguage } from './lang.js';
-import { parseLatLon, splitAsOrg, text, toRecord, upstreamMessage, type GeoBase } from './normalise.js';
+import { asnOf, parseLatLon, splitAsOrg, text, toRecord, upstreamMessage, type GeoBase } from './normalise.js';
 import { HttpError } from '../../lib/http-error.js';
 
 /** The answer itself when its status is 2xx; otherwise throws with the upstream's own message when it gave one. */
@@ -173,8 +173,8 @@ function placeOf(c: CityResponse, lang: DbLanguage): Place {
 function networkOf(a: AsnResponse): Network {
   let network = networks.get(a);
   if (!network) {
-    const { asn, org } = toRecord({ ip: '', asn: a.autonomous_system_number, org: a.autonomous_system_organization }, '');
-    networks.set(a, (network = { asn, org }));
+    network = { asn: asnOf(a.autonomous_system_number), org: text(a.autonomous_system_organization) };
+    networks.set(a, network);
   }
   return network;
 }

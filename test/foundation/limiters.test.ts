@@ -9,7 +9,7 @@ import { APP_ROOT } from '../../lib/app-root.js';
 import { SLOW_DOWN_MAX_DELAY_MS } from '../../plugins/slow-down.js';
 import { isMonitoringPath } from '../../plugins/monitoring-path.js';
 import { buildTestApiWith, call, type LogCapture } from '../support/app.js';
-import { overHttp } from '../support/over-http.js';
+import { heldFor, overHttp } from '../support/over-http.js';
 
 // The telemetry tunnel mounts only with TELEMETRY_DSN_FRONTEND; a stand-in GET
 // route shows what both global limiters do on its path.
@@ -100,10 +100,6 @@ test('a ledger write failure is logged and the request is still answered', async
   await app.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-// A slow-down step is 400 ms; an answer within this of its due time was held back exactly as long as due.
-const ON_TIME_MS = 300;
-const heldFor = (ms: number, due: number) => ms >= due - 5 && ms < due + ON_TIME_MS;
 
 test('/api/monitoring skips both global limiters', async () => {
   const { app } = await buildTestApiWith({ SECURITY_RATE_LIMIT: '1', SECURITY_DELAY_AFTER: '1' }, routes);

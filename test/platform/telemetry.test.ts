@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { FakeUpstream, fixture } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
-import { overHttp } from '../support/over-http.js';
+import { heldFor, overHttp } from '../support/over-http.js';
 import { FAKE_TELEMETRY_DSN } from '../support/fake-routes/platform.js';
 import { parseEnvelope } from '../../routes/telemetry/envelope.js';
 
@@ -32,7 +32,10 @@ function envelope(dsn: string, ...items: Array<[Record<string, unknown>, Buffer 
 
 const event = JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc', level: 'error', platform: 'javascript', user: { id: 'u1', ip_address: '{{auto}}' } });
 
-function send(app: Parameters<typeof call>[0], body: Buffer | string, headers: Record<string, string> = { 'content-type': 'text/plain;charset=UTF-8' }) {
+// What the browser SDK sends an envelope as.
+const ENVELOPE_TYPE = { 'content-type': 'text/plain;charset=UTF-8' };
+
+function send(app: Parameters<typeof call>[0], body: Buffer | string, headers: Record<string, string> = ENVELOPE_TYPE) {
   return call(app, { method: 'POST', url: '/api/monitoring', payload: body, headers });
 }
 
@@ -47,7 +50,7 @@ test('without TELEMETRY_DSN_FRONTEND the tunnel is not mounted', async () => {
 test('an envelope for the configured DSN is relayed with the visitor address written into its events', async () => {
   const { app } = await buildTestApi(env());
   const res = await send(app, envelope(DSN, [{ type: 'event', length: Buffer.byteLength(event) }, event], [{ type: 'session' }, '{"sid":"abc","status":"ok"}']), {
-    'content-type': 'text/plain;charset=UTF-8',
+    ...ENVELOPE_TYPE,
     'cf-connecting-ip': '203.0.113.50',
     'x-forwarded-for': '198.51.100.1',
   });
@@ -207,14 +210,13 @@ test('it is exempt from the global rate limiter', async () => {
 test('it is exempt from the global slow-down', async () => {
   const { app } = await buildTestApi(env({ SECURITY_DELAY_AFTER: '1' }));
   const fetch = await overHttp(app);
-  const headers = { 'content-type': 'text/plain;charset=UTF-8' };
   // The first slowed-down request would wait 400 ms.
   for (let i = 0; i < 5; i++) {
-    const res = await fetch('/api/monitoring', { method: 'POST', headers, body: envelope(DSN, [{ type: 'event' }, event]) });
+    const res = await fetch('/api/monitoring', { method: 'POST', headers: ENVELOPE_TYPE, body: envelope(DSN, [{ type: 'event' }, event]) });
     assert.equal(res.statusCode, 200);
-    assert.ok(res.ms < 300, `${res.ms} ms`);
+    assert.ok(heldFor(res.ms, 0), `${res.ms} ms`);
   }
-  assert.ok((await fetch('/api/configs')).ms < 300);
+  assert.ok(heldFor((await fetch('/api/configs')).ms, 0));
   // The next ordinary request from the same client is the first one slowed down.
   assert.ok((await fetch('/api/configs')).ms >= 395);
   await app.close();

@@ -11,6 +11,12 @@ export interface TimedAnswer {
   ms: number;
 }
 
+// A slow-down step is 400 ms; an answer within this of its due time was held back exactly as long as due.
+const ON_TIME_MS = 300;
+
+/** Whether an answer that took `ms` came when due: not before `due`, and well before the next 400 ms step. */
+export const heldFor = (ms: number, due: number) => ms >= due - 5 && ms < due + ON_TIME_MS;
+
 export interface TimedRequest {
   method?: Dispatcher.HttpMethod;
   headers?: Record<string, string>;

@@ -1,4 +1,5 @@
 import { test, before, after } from 'node:test';
+import { setImmediate as loopTurn } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { call } from '../support/app.js';
@@ -39,13 +40,26 @@ after(() => close());
 
 const broken = (statusCode: number, body: string) => statusCode >= 500 || /\n\s+at /.test(body);
 
+/**
+ * One injected request, then a turn of the event loop, as between requests
+ * that arrive over sockets. Thousands of injected requests answered from
+ * memory otherwise run as one chain of microtasks that starves the timers for
+ * over a second, and the load shedding rightly reads that as an overloaded
+ * process and answers 503.
+ */
+async function ask(options: string | InjectOptions) {
+  const res = await call(app, options);
+  await loopTurn();
+  return res;
+}
+
 test('odd query strings on every route: no 5xx, no stack trace', async () => {
   const failed: string[] = [];
   for (const route of ROUTES) {
     for (const param of PARAMS) {
       for (const value of VALUES) {
         for (const query of shapes(param, value)) {
-          const res = await call(app, `/api/${route}?${query}`);
+          const res = await ask(`/api/${route}?${query}`);
           if (broken(res.statusCode, res.body)) failed.push(`${res.statusCode} /api/${route}?${query.slice(0, 60)}`);
         }
       }
@@ -58,7 +72,7 @@ test('odd bodies and content types on every body route: no 5xx, no stack trace',
   const failed: string[] = [];
   for (const [method, url] of BODY_TARGETS) {
     for (const [contentType, payload] of BODIES) {
-      const res = await call(app, { method, url, payload, headers: { 'content-type': contentType } });
+      const res = await ask({ method, url, payload, headers: { 'content-type': contentType } });
       if (broken(res.statusCode, res.body)) failed.push(`${res.statusCode} ${method} ${url} ${contentType} ${payload.slice(0, 30)}`);
     }
   }

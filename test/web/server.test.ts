@@ -16,42 +16,129 @@ after(() => fake.close());
 
 interface Running {
   child: ChildProcess;
+  /** Every line the server wrote to standard output, as written. */
+  text: string[];
+  /** The lines that are JSON objects, parsed. */
   lines: Array<Record<string, unknown>>;
-  urls: string[];
+  apiUrl: string;
+  frontUrl: string;
   exit: Promise<[number | null, NodeJS.Signals | null]>;
 }
 
-/** server.ts as production runs it, on free ports, logging JSON lines we can read. */
+/** Two distinct ports free right now: both are held until both are known. */
+async function freePorts(): Promise<[number, number]> {
+  const servers = [createServer(), createServer()];
+  await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))));
+  const ports = servers.map((s) => (s.address() as AddressInfo).port) as [number, number];
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
+}
+
+/**
+ * server.ts as production runs it, on free ports, with its standard output
+ * kept line by line. Ready once the front listener, which starts last,
+ * answers: whatever LOG_LEVEL and LOG_FORMAT leave in the log.
+ */
 async function startServer(env: Record<string, string>): Promise<Running> {
+  const [apiPort, frontPort] = await freePorts();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     cwd: APP_ROOT,
-    env: { PATH: process.env.PATH ?? '', BACKEND_PORT: '0', FRONTEND_PORT: '0', LOG_FORMAT: 'json', DATA_DIR: '/nonexistent-test-data', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      BACKEND_PORT: String(apiPort),
+      FRONTEND_PORT: String(frontPort),
+      LOG_FORMAT: 'json',
+      DATA_DIR: '/nonexistent-test-data',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let exited = false;
   const exit = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  void exit.then(() => (exited = true));
+  const text: string[] = [];
   const lines: Array<Record<string, unknown>> = [];
-  const urls: string[] = [];
-  const listening = new Promise<void>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (!line.startsWith('{')) return;
-      const entry = JSON.parse(line) as Record<string, unknown>;
-      lines.push(entry);
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(String(entry.msg));
-      if (match) urls.push(match[1]!);
-      if (urls.length === 2) resolve();
-    });
-    void exit.then(([code]) => reject(new Error(`server exited early with ${code}`)));
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    text.push(line);
+    if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
   });
-  await listening;
-  return { child, lines, urls, exit };
+  const frontUrl = `http://127.0.0.1:${frontPort}`;
+  for (;;) {
+    if (exited) throw new Error(`server exited early: ${text.join('\n')}`);
+    try {
+      await (await request(`${frontUrl}/`)).body.dump();
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return { child, text, lines, apiUrl: `http://127.0.0.1:${apiPort}`, frontUrl, exit };
 }
+
+/** Stops the server with SIGTERM and waits for it; the whole log is then in. */
+async function stopServer(server: Running): Promise<number | null> {
+  server.child.kill('SIGTERM');
+  const [code] = await server.exit;
+  return code;
+}
+
+const OVERRIDES = {
+  UPSTREAM_OVERRIDE_ORIGIN: 'http://127.0.0.1:9',
+  DNS_OVERRIDE_SERVER: '127.0.0.1:5353',
+  WHOIS_OVERRIDE_SERVER: '127.0.0.1:4343',
+};
+
+test('LOG_FORMAT=json: one JSON object per line on standard output, with numeric level, epoch-ms time, msg and context keys', async () => {
+  const started = Date.now();
+  const server = await startServer({ ...OVERRIDES, LOG_LEVEL: 'info' });
+  assert.equal(await stopServer(server), 0);
+  const ended = Date.now();
+  assert.ok(server.text.length > 0);
+  assert.equal(server.lines.length, server.text.length, 'every line is a JSON object');
+  for (const entry of server.lines) {
+    assert.ok([20, 30, 40, 50, 60].includes(entry.level as number), `numeric level: ${JSON.stringify(entry)}`);
+    assert.ok(typeof entry.time === 'number' && entry.time >= started && entry.time <= ended, `epoch-ms time: ${JSON.stringify(entry)}`);
+    assert.equal(typeof entry.msg, 'string');
+  }
+  const listening = server.lines.filter((l) => l.level === 30 && /^Server listening at http:\/\/127\.0\.0\.1:\d+$/.test(String(l.msg)));
+  assert.equal(listening.length, 2, 'both listeners say where they listen');
+});
+
+test('each override setting logs exactly one warning at start-up, naming it and its value', async () => {
+  const server = await startServer({ ...OVERRIDES, LOG_LEVEL: 'info' });
+  assert.equal(await stopServer(server), 0);
+  for (const [name, value] of Object.entries(OVERRIDES)) {
+    const warnings = server.lines.filter((l) => l.level === 40 && String(l.msg).includes(name));
+    assert.equal(warnings.length, 1, name);
+    assert.equal(warnings[0]![name], value, `${name} as a context key`);
+  }
+  const quiet = await startServer({ LOG_LEVEL: 'info' });
+  assert.equal(await stopServer(quiet), 0);
+  assert.ok(!quiet.lines.some((l) => Object.keys(OVERRIDES).some((name) => String(l.msg).includes(name))), 'no warning without them');
+});
+
+test('LOG_LEVEL=warn leaves out debug and info lines', async () => {
+  const server = await startServer({ ...OVERRIDES, LOG_LEVEL: 'warn' });
+  await (await request(`${server.apiUrl}/api/configs`, { headers: { referer: 'http://localhost/' } })).body.dump();
+  assert.equal(await stopServer(server), 0);
+  assert.ok(server.lines.length >= Object.keys(OVERRIDES).length, 'the warnings are written');
+  for (const entry of server.lines) assert.ok((entry.level as number) >= 40, JSON.stringify(entry));
+});
+
+test('without LOG_FORMAT=json the log is human-readable on standard output', async () => {
+  const server = await startServer({ LOG_FORMAT: '', LOG_LEVEL: 'info' });
+  assert.equal(await stopServer(server), 0);
+  // Colours only when standard output is a terminal; stripped in case.
+  const plain = server.text.map((line) => line.replace(/\u001b\[[0-9;]*m/g, ''));
+  assert.equal(server.lines.length, 0, 'no JSON lines');
+  assert.equal(plain.filter((line) => /INFO.*: Server listening at http:\/\/127\.0\.0\.1:\d+$/.test(line)).length, 2, plain.join('\n'));
+});
 
 test('SIGTERM lets an in-flight request finish, then exits 0', async () => {
   fake.on('GET', 'api.github.com', '/repos/o/slow', { delayMs: 300, json: { stargazers_count: 7 } });
   const server = await startServer({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, REPO_STARS_REPOSITORY: 'o/slow' });
   try {
-    assert.ok(server.lines.some((l) => l.level === 40 && String(l.msg).includes('UPSTREAM_OVERRIDE_ORIGIN is set')));
-    const [apiUrl, frontUrl] = server.urls as [string, string];
+    const { apiUrl, frontUrl } = server;
     const direct = await request(`${apiUrl}/api/configs`, { headers: { referer: 'http://localhost/' } });
     assert.equal(direct.statusCode, 200);
     await direct.body.json();

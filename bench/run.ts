@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { openSync, closeSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -10,6 +9,7 @@ import { request } from 'undici';
 import pino from 'pino';
 import { APP_ROOT } from '../lib/app-root.js';
 import { FakeUpstream } from '../test/support/fake-upstream.js';
+import { freePorts } from '../test/support/free-ports.js';
 import { allCases } from './scenarios/index.js';
 import { pinLoadGenerator, serverCommand, unpinLoadGenerator } from './cores.js';
 import type { BenchCase } from './scenario.js';
@@ -54,14 +54,6 @@ function cpuSeconds(pid: number | undefined): number {
   } catch {
     return 0;
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function waitFor(url: string, child: ChildProcess): Promise<void> {
@@ -115,7 +107,7 @@ async function frontendDir(root: string): Promise<string> {
 
 /** Starts server.ts with `env`, its output in a file, and waits until both listeners answer. */
 async function startServer(env: Record<string, string>, logFile: string) {
-  const [apiPort, frontPort] = [await freePort(), await freePort()];
+  const [apiPort, frontPort] = (await freePorts(2)) as [number, number];
   const fd = openSync(logFile, 'a');
   const child = spawn(...serverCommand(PINNED, ['--import', 'tsx', 'server.ts']), {
     cwd: APP_ROOT,
@@ -171,7 +163,7 @@ async function main(): Promise<void> {
     const body = await res.body.text();
     await stop(probe.child);
 
-    const baselinePort = await freePort();
+    const [baselinePort] = (await freePorts(1)) as [number];
     const baselineChild = spawn(...serverCommand(PINNED, ['--import', 'tsx', join(APP_ROOT, 'bench', 'baseline.ts')]), {
       env: { PATH: process.env.PATH ?? '', BASELINE_BODY: body, BASELINE_PORT: String(baselinePort) },
       stdio: 'ignore',

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { FakeUpstream } from '../support/fake-upstream.js';
+import { freePorts } from '../support/free-ports.js';
 
 let fake: FakeUpstream;
 before(async () => {
@@ -25,22 +26,13 @@ interface Running {
   exit: Promise<[number | null, NodeJS.Signals | null]>;
 }
 
-/** Two distinct ports free right now: both are held until both are known. */
-async function freePorts(): Promise<[number, number]> {
-  const servers = [createServer(), createServer()];
-  await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))));
-  const ports = servers.map((s) => (s.address() as AddressInfo).port) as [number, number];
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  return ports;
-}
-
 /**
  * server.ts as production runs it, on free ports, with its standard output
  * kept line by line. Ready once the front listener, which starts last,
  * answers: whatever LOG_LEVEL and LOG_FORMAT leave in the log.
  */
 async function startServer(env: Record<string, string>): Promise<Running> {
-  const [apiPort, frontPort] = await freePorts();
+  const [apiPort, frontPort] = (await freePorts(2)) as [number, number];
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     cwd: APP_ROOT,
     env: {

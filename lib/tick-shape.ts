@@ -11,7 +11,7 @@ const kept: object[] = [];
  * alive drops the literal's; the next entry gets new ones, and from then on
  * every nextTick (Node's HTTP and stream code calls it about six times per
  * request) defines those keys through V8's runtime instead of inline code.
- * That cost 10 µs of a 110 µs `/api/configs` request (README, "Speed"). One
+ * That cost 10 µs of a 110 µs `/api/configs` request (docs/performance.md). One
  * entry kept alive keeps its hidden classes, and the fast path. Resolves with
  * the entry kept.
  */

@@ -26,6 +26,8 @@ export const ConfigSchema = Type.Object({
   SECURITY_DELAY_AFTER: Count,
   SECURITY_BLACKLIST_LOG_FILE_PATH: Text,
   ALLOWED_DOMAINS: Text,
+  REDIS_URL: Type.String({ default: '', pattern: '^$|^rediss?://' }),
+  LOAD_SHEDDING: Type.Boolean({ default: true }),
 
   UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 8000 }),
   UPSTREAM_OVERRIDE_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { openSync, closeSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -12,6 +11,7 @@ import { FakeUpstream } from '../test/support/fake-upstream.js';
 import { freePorts } from '../test/support/free-ports.js';
 import { allCases } from './scenarios/index.js';
 import { pinLoadGenerator, serverCommand, unpinLoadGenerator } from './cores.js';
+import { REFERER, cpuSeconds, startServer, stop, waitFor } from './processes.js';
 import type { BenchCase } from './scenario.js';
 
 // Short runs keep the whole benchmark to a few minutes; the warm-up lets the
@@ -23,7 +23,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 // baseline then the case, and judged on the median round: on a shared 2-core
 // machine one burst of outside load can halve a single 5-second reading.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const REFERER = 'http://localhost/';
 // BENCH_FILTER=text runs only the cases whose name contains it.
 const FILTER = process.env.BENCH_FILTER ?? '';
 const log = pino({ level: 'info' });
@@ -42,40 +41,6 @@ interface Result {
   baselineRps?: number;
   /** Every round's ratio, when the case was measured more than once. */
   rounds?: number[];
-}
-
-const TICKS_PER_S = 100;
-
-/** User plus system CPU seconds a process has used so far (Linux /proc; 0 elsewhere). */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
-  } catch {
-    return 0;
-  }
-}
-
-async function waitFor(url: string, child: ChildProcess): Promise<void> {
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  for (;;) {
-    if (exited) throw new Error(`server exited before answering ${url}`);
-    try {
-      const res = await request(url, { headers: { referer: REFERER } });
-      await res.body.dump();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
 }
 
 async function load(url: string, c: Pick<BenchCase, 'method' | 'headers' | 'body'>, seconds: number) {
@@ -103,22 +68,6 @@ async function frontendDir(root: string): Promise<string> {
   await writeFile(join(dir, 'index.html'), '<!doctype html><html><head><title>bench</title><script type="module" src="/assets/index-AbCd1234.js"></script></head><body><div id="app"></div></body></html>');
   await writeFile(join(dir, 'assets', 'index-AbCd1234.js'), `export const x = ${JSON.stringify('x'.repeat(20_000))};\n`);
   return dir;
-}
-
-/** Starts server.ts with `env`, its output in a file, and waits until both listeners answer. */
-async function startServer(env: Record<string, string>, logFile: string) {
-  const [apiPort, frontPort] = (await freePorts(2)) as [number, number];
-  const fd = openSync(logFile, 'a');
-  const child = spawn(...serverCommand(PINNED, ['--import', 'tsx', 'server.ts']), {
-    cwd: APP_ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env, BACKEND_PORT: String(apiPort), FRONTEND_PORT: String(frontPort) },
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  const origins = { api: `http://127.0.0.1:${apiPort}`, front: `http://127.0.0.1:${frontPort}` };
-  await waitFor(`${origins.api}/api/configs`, child);
-  await waitFor(`${origins.front}/`, child);
-  return { child, origins };
 }
 
 const ratio = (r: Result) => r.rps / (r.baselineRps ?? r.rps);
@@ -157,7 +106,7 @@ async function main(): Promise<void> {
     const common = { HOST: '127.0.0.1', LOG_FORMAT: 'json', LOG_LEVEL: 'info', UPSTREAM_OVERRIDE_ORIGIN: fake.origin, FRONTEND_DIR: await frontendDir(root) };
 
     // The baseline answers the body the real /api/configs gives with the same settings.
-    const probe = await startServer({ ...common, DATA_DIR: join(root, 'probe') }, join(root, 'probe.log'));
+    const probe = await startServer({ ...common, DATA_DIR: join(root, 'probe') }, join(root, 'probe.log'), PINNED);
     children.push(probe.child);
     const res = await request(`${probe.origins.api}/api/configs`, { headers: { referer: REFERER } });
     const body = await res.body.text();
@@ -186,7 +135,7 @@ async function main(): Promise<void> {
       await mkdir(dataDir, { recursive: true });
       for (const c of cases) await c.prepare?.(dataDir);
       const logFile = join(root, `server-${n}.log`);
-      const server = await startServer({ ...common, DATA_DIR: dataDir, ...cases[0]!.env }, logFile);
+      const server = await startServer({ ...common, DATA_DIR: dataDir, ...cases[0]!.env }, logFile, PINNED);
       children.push(server.child);
       try {
         for (const c of cases) {
@@ -220,6 +169,7 @@ const SIDE_MEASUREMENTS = [
   { name: 'dnsresolver latency against the slowest resolver', script: 'bench/dns-latency.ts' },
   { name: 'geo-local database reload under load', script: 'bench/geo-reload.ts' },
   { name: 'asn-connectivity snapshot load and reload under load', script: 'bench/asn-load.ts' },
+  { name: 'configs with the limiters in Redis, and two instances', script: 'bench/shared-limits.ts' },
 ];
 
 async function sideMeasurements(): Promise<void> {

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import clientIp from './client-ip.js';
+import sharedCounters from './shared-counters.js';
 import requestLog from './request-log.js';
 import rateLimit from './rate-limit.js';
 import slowDown from './slow-down.js';
@@ -18,6 +19,7 @@ import loadShedding from './load-shedding.js';
 export default fp(
   async (app) => {
     await app.register(clientIp);
+    await app.register(sharedCounters);
     if (app.config.LOG_HTTP) await app.register(requestLog);
     await app.register(rateLimit);
     await app.register(slowDown);
@@ -27,7 +29,7 @@ export default fp(
     await app.register(errors);
     // After the spec's chain, so its order stays as written; still an onRequest
     // hook, so a refused request is never parsed, gated or handled.
-    await app.register(loadShedding);
+    if (app.config.LOAD_SHEDDING) await app.register(loadShedding);
   },
   { name: 'global-plugins' },
 );

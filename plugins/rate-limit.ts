@@ -1,12 +1,13 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import fp from 'fastify-plugin';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { clientIp } from '../lib/client-ip.js';
 import { fromAppRoot } from '../lib/app-root.js';
 import { HttpError } from '../lib/http-error.js';
 import { isMonitoringPath } from './monitoring-path.js';
+import { LimiterCounters, NamedCounterStore } from '../lib/limiter-counters.js';
 
 const RATE_LIMIT_WINDOW_MS = 20 * 60 * 1000;
 const TOO_MANY_REQUESTS = 'Too Many Requests';
@@ -20,16 +21,20 @@ export class TooManyRequests extends HttpError {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** A per-client-IP limiter hook, for a route with its own limit. */
-    routeLimiter: (max: number, timeWindowMs: number) => onRequestHookHandler;
+    /** A per-client-IP limiter hook for a route with its own limit; `name` keeps its counters apart from every other limiter's. */
+    routeLimiter: (name: string, max: number, timeWindowMs: number) => onRequestHookHandler;
   }
 }
 
+type OnEntry = (request: FastifyRequest, ip: string) => void;
+
 /**
  * The global limiter (SECURITY_RATE_LIMIT requests per client IP per 20
- * minutes) plus the factory for route limiters. Entering the limited state
- * logs one warning and, with SECURITY_BLACKLIST_LOG_FILE_PATH, appends one
- * ledger line; later rejections in the same window stay quiet.
+ * minutes) plus the factory for route limiters. Counters live in Redis when
+ * REDIS_URL is set (one limit across every instance), else in process memory.
+ * Entering the limited state logs one warning and, with
+ * SECURITY_BLACKLIST_LOG_FILE_PATH, appends one ledger line; later rejections
+ * in the same window stay quiet.
  */
 export default fp(
   async (app) => {
@@ -37,19 +42,35 @@ export default fp(
       global: false,
       keyGenerator: clientIp,
       errorResponseBuilder: () => new TooManyRequests(),
+      store: NamedCounterStore,
       // The spec asks for no quota headers; leaving them off the normal path
       // saves three header writes per request. A 429 still says when to retry.
       addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
     });
 
-    app.decorate('routeLimiter', (max: number, timeWindow: number) => app.rateLimit({ max, timeWindow }));
+    const limiter = (name: string, max: number, timeWindow: number, onEntry: OnEntry) => {
+      const counters = new LimiterCounters(name, app.redisLink);
+      const options: RateLimitOptions & { counters: LimiterCounters } = {
+        max,
+        timeWindow,
+        counters,
+        onExceeded: (request: FastifyRequest, key: string) => {
+          if (counters.entered(key)) onEntry(request, key);
+        },
+      };
+      return app.rateLimit(options);
+    };
+
+    app.decorate('routeLimiter', (name: string, max: number, timeWindow: number) =>
+      limiter(name, max, timeWindow, (request, ip) => {
+        request.log.warn({ ip, limiter: name, method: request.method, url: request.url }, `client entered the ${name} limiter's limited state`);
+      }),
+    );
 
     const max = app.config.SECURITY_RATE_LIMIT;
     if (max === 0) return;
 
     const ledgerPath = app.config.SECURITY_BLACKLIST_LOG_FILE_PATH ? fromAppRoot(app.config.SECURITY_BLACKLIST_LOG_FILE_PATH) : '';
-    // Keys currently in the limited state, with the time they entered it.
-    const limited = new Map<string, number>();
 
     const writeLedger = async (request: FastifyRequest, ip: string) => {
       const line = `${new Date().toISOString()} ${ip} ${request.method} ${request.url.split('?', 1)[0]}\n`;
@@ -61,29 +82,18 @@ export default fp(
       }
     };
 
-    const limiter = app.rateLimit({
-      max,
-      timeWindow: RATE_LIMIT_WINDOW_MS,
-      onExceeding: (_request: FastifyRequest, key: string) => {
-        limited.delete(key);
-      },
-      onExceeded: (request: FastifyRequest, key: string) => {
-        if (limited.has(key)) return;
-        const now = Date.now();
-        for (const [k, since] of limited) if (now - since > RATE_LIMIT_WINDOW_MS) limited.delete(k);
-        limited.set(key, now);
-        request.log.warn({ ip: key, method: request.method, url: request.url }, 'client entered the rate-limited state');
-        if (ledgerPath) void writeLedger(request, key);
-      },
+    const global = limiter('api', max, RATE_LIMIT_WINDOW_MS, (request, ip) => {
+      request.log.warn({ ip, method: request.method, url: request.url }, 'client entered the rate-limited state');
+      if (ledgerPath) void writeLedger(request, ip);
     });
 
     // The plugin's handlers are async functions despite their hook type.
-    const limit = limiter as unknown as (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    const limit = global as unknown as (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     // Callback style: an async wrapper would add a promise and a microtask to every request.
     app.addHook('onRequest', (request, reply, done) => {
       if (isMonitoringPath(request)) return done();
       limit(request, reply).then(() => done(), done);
     });
   },
-  { name: 'rate-limit', dependencies: [] },
+  { name: 'rate-limit', dependencies: ['shared-counters'] },
 );

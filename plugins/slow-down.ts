@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import slowDown from 'fastify-slow-down';
 import { clientIp } from '../lib/client-ip.js';
 import { isMonitoringPath } from './monitoring-path.js';
+import { slowDownCounters } from '../lib/slow-down-counters.js';
 
 const SLOW_DOWN_WINDOW_MS = 60 * 60 * 1000;
 const SLOW_DOWN_STEP_MS = 400;
@@ -9,7 +10,11 @@ const SLOW_DOWN_STEP_MS = 400;
 // 10 s a client gets at most six requests a minute through, which is the point.
 export const SLOW_DOWN_MAX_DELAY_MS = 10 * 1000;
 
-/** After SECURITY_DELAY_AFTER requests per client IP in 60 minutes, each further one waits (hits over the threshold) × 400 ms. */
+/**
+ * After SECURITY_DELAY_AFTER requests per client IP in 60 minutes, each further
+ * one waits (hits over the threshold) × 400 ms. Counted in Redis when REDIS_URL
+ * is set (one count across every instance), else in process memory.
+ */
 export default fp(
   async (app) => {
     const delayAfter = app.config.SECURITY_DELAY_AFTER;
@@ -24,7 +29,8 @@ export default fp(
       // Like the rate limiter, no quota headers: they would tell every client
       // the threshold and its count, and cost two header writes per request.
       headers: false,
+      redis: app.redisLink && slowDownCounters(app.redisLink, SLOW_DOWN_WINDOW_MS),
     });
   },
-  { name: 'slow-down' },
+  { name: 'slow-down', dependencies: ['shared-counters'] },
 );

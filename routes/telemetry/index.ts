@@ -51,7 +51,7 @@ const telemetry: FastifyPluginAsync = async (app) => {
 
   app.post(
     '/monitoring',
-    { bodyLimit: TELEMETRY_BODY_LIMIT, onRequest: app.routeLimiter(TELEMETRY_LIMIT, TELEMETRY_WINDOW_MS) },
+    { bodyLimit: TELEMETRY_BODY_LIMIT, onRequest: app.routeLimiter('telemetry', TELEMETRY_LIMIT, TELEMETRY_WINDOW_MS) },
     async (request, reply) => {
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       // A MalformedEnvelope carries statusCode 400, which the error handler answers as it is.

@@ -11,7 +11,7 @@ function hog(ms: number): void {
 }
 
 test('a sustained event-loop delay over the limit sheds requests with 503 and Retry-After, then recovers', async () => {
-  const { app, logs } = await buildTestApi({ LOG_HTTP: 'true' });
+  const { app, logs } = await buildTestApi({ LOG_HTTP: 'true', LOAD_SHEDDING: 'true' });
   try {
     assert.equal((await call(app, '/api/configs')).statusCode, 200);
 
@@ -38,6 +38,19 @@ test('a sustained event-loop delay over the limit sheds requests with 503 and Re
       recovered = (await call(app, '/api/configs')).statusCode === 200;
     }
     assert.ok(recovered, 'requests are answered again once the loop is free');
+  } finally {
+    await app.close();
+  }
+});
+
+test('LOAD_SHEDDING=false leaves it out: a blocked loop delays requests but never refuses them', async () => {
+  const { app } = await buildTestApi({ LOAD_SHEDDING: 'false' });
+  try {
+    for (let round = 0; round < 3; round++) {
+      hog(MAX_EVENT_LOOP_DELAY_MS + 200);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal((await call(app, '/api/configs')).statusCode, 200);
+    }
   } finally {
     await app.close();
   }

@@ -39,7 +39,9 @@ export async function buildTestApi(env: Record<string, string> = {}, dispatcher?
  * real ones, so a global behaviour can be tested before a capability uses it.
  */
 export async function buildTestApiWith(env: Record<string, string>, routes: FastifyPluginAsync, dispatcher?: Dispatcher): Promise<TestApi> {
-  const config = loadConfig({ LOG_LEVEL: 'debug', DATA_DIR: '/nonexistent-test-data', ...env });
+  // Load shedding answers 503 when the event loop lags, which a busy test machine
+  // causes by itself; only its own test turns it on.
+  const config = loadConfig({ LOG_LEVEL: 'debug', DATA_DIR: '/nonexistent-test-data', LOAD_SHEDDING: 'false', ...env });
   const logs = new LogCapture();
   const app = await buildApi({ config, logger: createLogger(config, logs), dispatcher });
   await app.register(routes, { prefix: '/api' });

@@ -1,78 +1,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
-import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { FakeUpstream } from '../support/fake-upstream.js';
-import { freePorts } from '../support/free-ports.js';
+import { startServer, stopServer } from '../support/real-server.js';
 
 let fake: FakeUpstream;
 before(async () => {
   fake = await FakeUpstream.start();
 });
 after(() => fake.close());
-
-interface Running {
-  child: ChildProcess;
-  /** Every line the server wrote to standard output, as written. */
-  text: string[];
-  /** The lines that are JSON objects, parsed. */
-  lines: Array<Record<string, unknown>>;
-  apiUrl: string;
-  frontUrl: string;
-  exit: Promise<[number | null, NodeJS.Signals | null]>;
-}
-
-/**
- * server.ts as production runs it, on free ports, with its standard output
- * kept line by line. Ready once the front listener, which starts last,
- * answers: whatever LOG_LEVEL and LOG_FORMAT leave in the log.
- */
-async function startServer(env: Record<string, string>): Promise<Running> {
-  const [apiPort, frontPort] = (await freePorts(2)) as [number, number];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    cwd: APP_ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      BACKEND_PORT: String(apiPort),
-      FRONTEND_PORT: String(frontPort),
-      LOG_FORMAT: 'json',
-      DATA_DIR: '/nonexistent-test-data',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let exited = false;
-  const exit = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  void exit.then(() => (exited = true));
-  const text: string[] = [];
-  const lines: Array<Record<string, unknown>> = [];
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    text.push(line);
-    if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
-  });
-  const frontUrl = `http://127.0.0.1:${frontPort}`;
-  for (;;) {
-    if (exited) throw new Error(`server exited early: ${text.join('\n')}`);
-    try {
-      await (await request(`${frontUrl}/`)).body.dump();
-      break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  return { child, text, lines, apiUrl: `http://127.0.0.1:${apiPort}`, frontUrl, exit };
-}
-
-/** Stops the server with SIGTERM and waits for it; the whole log is then in. */
-async function stopServer(server: Running): Promise<number | null> {
-  server.child.kill('SIGTERM');
-  const [code] = await server.exit;
-  return code;
-}
 
 const OVERRIDES = {
   UPSTREAM_OVERRIDE_ORIGIN: 'http://127.0.0.1:9',

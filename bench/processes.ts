@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { request } from 'undici';
+import { APP_ROOT } from '../lib/app-root.js';
+import { freePorts } from '../test/support/free-ports.js';
+import { serverCommand } from './cores.js';
+
+export const REFERER = 'http://localhost/';
+
+const TICKS_PER_S = 100;
+
+/** User plus system CPU seconds a process has used so far (Linux /proc; 0 elsewhere). */
+export function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
+  } catch {
+    return 0;
+  }
+}
+
+/** Waits until `url` answers (with the allowed Referer), or throws when `child` exits first. */
+export async function waitFor(url: string, child: ChildProcess): Promise<void> {
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error(`server exited before answering ${url}`);
+    try {
+      const res = await request(url, { headers: { referer: REFERER } });
+      await res.body.dump();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export interface BenchServer {
+  child: ChildProcess;
+  origins: { api: string; front: string };
+}
+
+/** Starts server.ts with `env` (on the servers' core when `pinned`), its output in a file, and waits until both listeners answer. */
+export async function startServer(env: Record<string, string>, logFile: string, pinned: boolean): Promise<BenchServer> {
+  const [apiPort, frontPort] = (await freePorts(2)) as [number, number];
+  const fd = openSync(logFile, 'a');
+  const child = spawn(...serverCommand(pinned, ['--import', 'tsx', 'server.ts']), {
+    cwd: APP_ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env, BACKEND_PORT: String(apiPort), FRONTEND_PORT: String(frontPort) },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  const origins = { api: `http://127.0.0.1:${apiPort}`, front: `http://127.0.0.1:${frontPort}` };
+  await waitFor(`${origins.api}/api/configs`, child);
+  await waitFor(`${origins.front}/`, child);
+  return { child, origins };
+}

@@ -88,3 +88,26 @@ export function referralServer(text: string): string | undefined {
   }
   return undefined;
 }
+
+// gTLD registries name the registrar's server as "Registrar WHOIS Server:";
+// older thin-registry answers call it "Whois Server:".
+const REGISTRAR_LINE = /^[ \t]*(?:Registrar WHOIS Server|Whois Server):[ \t]*(?:whois:\/\/)?([^\s/:]+)(?::43)?\/?[ \t]*$/im;
+
+/**
+ * The registrar's WHOIS server named in a registry's answer (lower-cased),
+ * or undefined when there is none; a URL of another scheme is not a
+ * port-43 server and does not count.
+ */
+export function registrarServer(text: string): string | undefined {
+  return REGISTRAR_LINE.exec(text)?.[1]!.toLowerCase();
+}
+
+// Verisign's registry searches name-server hosts and registrars as well as
+// domains for a bare name ("google.com" also lists hosts named like it); the
+// "domain" keyword keeps to the domain record, as GNU whois sends it.
+const DOMAIN_KEYWORD_SERVERS = new Set(['whois.verisign-grs.com']);
+
+/** The query line for a domain at `server`. */
+export function domainQuery(server: string, domain: string): string {
+  return DOMAIN_KEYWORD_SERVERS.has(server) ? `domain ${domain}` : domain;
+}

@@ -1,21 +1,27 @@
-import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import ipaddr from 'ipaddr.js';
+import type { FastifyBaseLogger } from 'fastify';
 import { RdapBootstrap } from '../../datasets/rdap/bootstrap.js';
 import { isIp, isPublicIp, normaliseDomain } from '../../schemas/guards.js';
-import { queryWhois, referralServer, type WhoisAnswer } from './port43.js';
+import { ErrorBody } from '../../schemas/error-body.js';
 import { HttpError } from '../../lib/http-error.js';
+import { domainQuery, queryWhois, referralServer, registrarServer, type WhoisAnswer } from './port43.js';
+import { whoisFields } from './fields.js';
+import { fetchRdap, RdapNotFound } from './rdap.js';
+import { domainText, ipNetworkText } from './rdap-text.js';
+import { HOST_KEY, WhoisResponse, type DomainAnswer, type IpAnswer } from './schema.js';
 
-export const INVALID_QUERY = 'Invalid query';
+// The spec fixes only NOT_PUBLIC and the statuses; the other 400s are the
+// strings of the site's own backend (frontend contract, section 2.3).
+export const NO_QUERY = 'No address provided';
+export const INVALID_QUERY = 'Invalid IP or address';
 export const NOT_PUBLIC = 'Not a public IP address';
-export const NO_TLD_SERVER = 'No WHOIS or RDAP server for this top-level domain';
+export const NOT_FOUND = 'Not found in the registry';
 export const LOOKUP_FAILED = 'WHOIS lookup failed';
+export const noTldServer = (tld: string) => `No WHOIS or RDAP server for .${tld}`;
 
 const IANA_WHOIS = 'whois.iana.org';
 const TLD_CACHE_MS = 24 * 60 * 60 * 1000;
-const MAX_RDAP_REFERRALS = 2;
-// An RDAP object is a few kilobytes; anything this large is not one.
-const RDAP_MAX_BYTES = 1024 * 1024;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 // Each regional registry's port-43 server, keyed by the host of its RDAP base
 // URL in the bootstrap files; an address outside them asks IANA for a referral.
@@ -27,22 +33,13 @@ const RIR_WHOIS: Record<string, string> = {
   'rdap.db.ripe.net': 'whois.ripe.net',
 };
 
-const WhoisResult = Type.Object({
-  query: Type.String(),
-  type: Type.Union([Type.Literal('ip'), Type.Literal('domain')]),
-  source: Type.Union([Type.Literal('rdap'), Type.Literal('whois')]),
-  server: Type.String(),
-  rdap: Type.Optional(Type.Unknown()),
-  whois: Type.Optional(Type.String()),
-  truncated: Type.Optional(Type.Boolean()),
-});
-type WhoisResult = Static<typeof WhoisResult>;
-
 /**
- * GET /api/whois?q=: RDAP first, port-43 WHOIS as the fallback, for a public
- * IP address or a domain. Every host contacted comes out of the IANA
- * bootstrap tables, the fixed registry list above or IANA's own referral: the
- * caller's input only selects among them.
+ * GET /api/whois?q=, in the shapes the site reads (docs/whois-dns.md):
+ * a public IP address goes to RDAP first and port-43 WHOIS second; a domain
+ * goes to its registry's WHOIS server, then the registrar's it names, and to
+ * RDAP only when WHOIS gave no text. Every host contacted comes out of the
+ * IANA bootstrap tables, the fixed registry list above, IANA's referral or
+ * the registry's registrar line: the caller's input only selects among them.
  */
 const whois: FastifyPluginAsyncTypebox = async (app) => {
   const bootstrap = new RdapBootstrap(app.upstream, app.log);
@@ -51,39 +48,6 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
 
   const port43 = { timeoutMs: app.config.UPSTREAM_TIMEOUT_MS, override: app.config.WHOIS_OVERRIDE_SERVER || undefined };
   const tldServers = new Map<string, { server: string | undefined; expires: number }>();
-
-  async function rdap(url: string): Promise<{ server: string; data: unknown }> {
-    let target = url;
-    for (let hop = 0; ; hop++) {
-      const res = await app.upstream.request(target, { headers: { accept: 'application/rdap+json' } });
-      if (REDIRECTS.has(res.status)) {
-        res.body.destroy();
-        const location = typeof res.headers.location === 'string' ? new URL(res.headers.location, target).href : '';
-        if (hop >= MAX_RDAP_REFERRALS || !bootstrap.isKnownBase(location)) {
-          throw new Error(`RDAP referral to a server outside the bootstrap files: ${location || 'none'}`);
-        }
-        target = location;
-        continue;
-      }
-      if (res.status !== 200) {
-        res.body.destroy();
-        throw new Error(`RDAP server answered ${res.status}`);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > RDAP_MAX_BYTES) {
-          res.body.destroy();
-          throw new Error('RDAP answer larger than the cap');
-        }
-        chunks.push(chunk as Buffer);
-      }
-      const data: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('RDAP answer is not an object');
-      return { server: new URL(target).hostname, data };
-    }
-  }
 
   /** The WHOIS server IANA names for `query` (an address or a top-level domain), if it is a plausible host name. */
   async function ianaReferral(query: string): Promise<{ server: string | undefined; truncated: boolean }> {
@@ -101,70 +65,111 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
     return server;
   }
 
-  function fromWhois(query: string, type: 'ip' | 'domain', answer: WhoisAnswer): WhoisResult {
-    return { query, type, source: 'whois', server: answer.server, whois: answer.text, truncated: answer.truncated };
+  /** A port-43 answer as the site shows it (its fields and `__raw`), or undefined when the server sent only blanks. */
+  function whoisRecord(answer: WhoisAnswer, log: FastifyBaseLogger): IpAnswer | undefined {
+    if (answer.text.trim() === '') return undefined;
+    if (answer.truncated) log.warn({ server: answer.server }, 'WHOIS answer cut off at the size cap or the deadline');
+    return Object.assign(whoisFields(answer.text), { __raw: answer.text });
   }
 
-  /** The RDAP answer for `query` under `base`, or undefined (logged) so the caller falls back to WHOIS. */
-  async function tryRdap(base: string | undefined, type: 'ip' | 'domain', query: string, log: typeof app.log): Promise<WhoisResult | undefined> {
-    if (!base) return undefined;
+  /** The registry's answer and, when it names one, the registrar's, keyed by server; empty when the registry gave no text. */
+  async function domainWhois(domain: string, registry: string, log: FastifyBaseLogger): Promise<DomainAnswer> {
+    const answer: DomainAnswer = {};
+    let text: string;
     try {
-      const { server, data } = await rdap(`${base}${type}/${query}`);
-      return { query, type, source: 'rdap', server, rdap: data };
+      const registryAnswer = await queryWhois(registry, domainQuery(registry, domain), port43);
+      const record = whoisRecord(registryAnswer, log);
+      if (!record) return answer;
+      answer[registry] = record;
+      text = registryAnswer.text;
     } catch (err) {
-      log.warn({ err, [type]: query }, 'RDAP lookup failed; falling back to WHOIS');
-      return undefined;
+      log.warn({ err, domain, server: registry }, 'registry WHOIS lookup failed; trying RDAP');
+      return answer;
+    }
+    const registrar = registrarServer(text);
+    if (!registrar || registrar === registry || !HOST_KEY.test(registrar)) return answer;
+    try {
+      const record = whoisRecord(await queryWhois(registrar, domain, port43), log);
+      if (record) answer[registrar] = record;
+    } catch (err) {
+      log.warn({ err, domain, server: registrar }, "registrar WHOIS lookup failed; answering with the registry's text");
+    }
+    return answer;
+  }
+
+  async function lookupDomain(domain: string, log: FastifyBaseLogger): Promise<DomainAnswer> {
+    const tld = domain.slice(domain.lastIndexOf('.') + 1);
+    let registry: string | undefined;
+    let ianaFailed = false;
+    try {
+      registry = await tldWhoisServer(tld);
+    } catch (err) {
+      ianaFailed = true;
+      log.warn({ err, tld }, 'IANA WHOIS referral failed');
+    }
+    if (registry && HOST_KEY.test(registry)) {
+      const answer = await domainWhois(domain, registry, log);
+      if (Object.keys(answer).length > 0) return answer;
+    }
+    const base = bootstrap.baseForTld(tld);
+    if (!base) throw registry || ianaFailed ? new HttpError(502, LOOKUP_FAILED) : new HttpError(404, noTldServer(tld));
+    try {
+      const { server, data } = await fetchRdap(app.upstream, bootstrap, `${base}domain/${domain}`);
+      if (!HOST_KEY.test(server)) throw new Error(`RDAP server name ${server} is not one the site shows`);
+      return { [server]: { ...data, __raw: domainText(data, domain) } };
+    } catch (err) {
+      if (err instanceof RdapNotFound) throw new HttpError(404, NOT_FOUND);
+      log.warn({ err, domain }, 'RDAP lookup failed');
+      throw new HttpError(502, LOOKUP_FAILED);
     }
   }
 
-  async function lookupIp(ip: string, log: typeof app.log): Promise<WhoisResult> {
+  async function lookupIp(ip: string, log: FastifyBaseLogger): Promise<IpAnswer> {
     const base = bootstrap.baseForIp(ip);
-    const answered = await tryRdap(base, 'ip', ip, log);
-    if (answered) return answered;
+    // Set when a registry said it holds nothing: a 404 then, not a failure.
+    let unregistered = false;
+    if (base) {
+      try {
+        const { data } = await fetchRdap(app.upstream, bootstrap, `${base}ip/${ip}`);
+        const raw = ipNetworkText(data);
+        if (raw) return { ...data, __raw: raw };
+        log.warn({ ip }, 'RDAP answer holds no network fields; falling back to WHOIS');
+      } catch (err) {
+        unregistered = err instanceof RdapNotFound;
+        log.warn({ err, ip }, 'RDAP lookup failed; falling back to WHOIS');
+      }
+    }
     try {
-      const server = (base ? RIR_WHOIS[new URL(base).hostname] : undefined) ?? (await ianaReferral(ip)).server;
-      if (!server) throw new Error('IANA named no WHOIS server for this address');
-      return fromWhois(ip, 'ip', await queryWhois(server, ip, port43));
+      let server = base ? RIR_WHOIS[new URL(base).hostname] : undefined;
+      if (!server) {
+        server = (await ianaReferral(ip)).server;
+        unregistered ||= !server;
+      }
+      const record = server ? whoisRecord(await queryWhois(server, ip, port43), log) : undefined;
+      if (record) return record;
     } catch (err) {
       log.warn({ err, ip }, 'WHOIS lookup failed');
-      throw new HttpError(502, LOOKUP_FAILED);
     }
-  }
-
-  async function lookupDomain(domain: string, log: typeof app.log): Promise<WhoisResult> {
-    const tld = domain.slice(domain.lastIndexOf('.') + 1);
-    const base = bootstrap.baseForTld(tld);
-    const answered = await tryRdap(base, 'domain', domain, log);
-    if (answered) return answered;
-    let server: string | undefined;
-    try {
-      server = await tldWhoisServer(tld);
-    } catch (err) {
-      log.warn({ err, tld }, 'IANA WHOIS referral failed');
-      throw new HttpError(502, LOOKUP_FAILED);
-    }
-    if (!server) throw new HttpError(base ? 502 : 404, base ? LOOKUP_FAILED : NO_TLD_SERVER);
-    try {
-      return fromWhois(domain, 'domain', await queryWhois(server, domain, port43));
-    } catch (err) {
-      log.warn({ err, domain, server }, 'WHOIS lookup failed');
-      throw new HttpError(502, LOOKUP_FAILED);
-    }
+    throw unregistered ? new HttpError(404, NOT_FOUND) : new HttpError(502, LOOKUP_FAILED);
   }
 
   app.get(
     '/whois',
     {
-      schema: { querystring: Type.Object({ q: Type.Optional(Type.Unknown()) }), response: { 200: WhoisResult } },
+      schema: {
+        querystring: Type.Object({ q: Type.Optional(Type.Unknown()) }),
+        response: { 200: WhoisResponse, '4xx': ErrorBody, '5xx': ErrorBody },
+      },
       config: { cacheTtl: 24 * 60 * 60 },
     },
     async (request) => {
       const q = typeof request.query.q === 'string' ? request.query.q.trim() : '';
-      if (q && isIp(q)) {
+      if (!q) throw new HttpError(400, NO_QUERY);
+      if (isIp(q)) {
         if (!isPublicIp(q)) throw new HttpError(400, NOT_PUBLIC);
         return lookupIp(ipaddr.parse(q).toString(), request.log);
       }
-      const domain = q ? normaliseDomain(q) : undefined;
+      const domain = normaliseDomain(q);
       if (!domain) throw new HttpError(400, INVALID_QUERY);
       return lookupDomain(domain, request.log);
     },

@@ -36,6 +36,12 @@ export class FakeWhois {
     return this;
   }
 
+  /** Forgets every reply and every query received. */
+  reset(): void {
+    this.replies.clear();
+    this.queries.length = 0;
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

@@ -1,4 +1,5 @@
 import { fixture, type FakeUpstream } from '../fake-upstream.js';
+import type { FakeWhois } from '../fake-whois.js';
 
 /** RDAP answers for the WHOIS tool: the IANA bootstrap files, a RIPE address and a .com domain. */
 export function registerWhois(fake: FakeUpstream): void {
@@ -13,4 +14,18 @@ export function registerWhois(fake: FakeUpstream): void {
     json: fixture('rdap.verisign.com', 'domain-example.com.json'),
     headers: { 'content-type': 'application/rdap+json' },
   });
+}
+
+/**
+ * Port-43 answers for a whois of example.com, as the real chain gives them:
+ * IANA names Verisign for .com, Verisign's record names whois.iana.org as the
+ * registrar's server (example.com is IANA's), and IANA answers a name under
+ * .com with the .com record. One server gets every query, so the replies are
+ * told apart by the query line: "com", "domain example.com", "example.com".
+ */
+export function registerWhoisReplies(whois: FakeWhois): void {
+  const com = fixture('whois.iana.org', 'com.txt') as string;
+  whois.on('com', com);
+  whois.on('domain example.com', fixture('whois.verisign-grs.com', 'example.com.txt') as string);
+  whois.on('example.com', com);
 }

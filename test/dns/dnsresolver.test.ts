@@ -4,13 +4,14 @@ import { FakeUpstream, fixture, type Canned, type Handler } from '../support/fak
 import { FakeDns } from '../support/fake-dns.js';
 import { DOH_ENDPOINTS, dohAnswer } from '../support/fake-routes/dnsresolver.js';
 import { assertGuardErrors, buildTestApi, call } from '../support/app.js';
-import { loadResolvers } from '../../routes/dnsresolver/index.js';
+import { queryTimeouts } from '../../routes/dnsresolver/index.js';
+import { loadResolvers } from '../../routes/dnsresolver/resolvers.js';
 
 let fake: FakeUpstream;
 let dns: FakeDns;
 const RESOLVERS = loadResolvers();
-const PLAIN = RESOLVERS.filter((r) => r.kind === 'dns').length;
-const DOH = RESOLVERS.length - PLAIN;
+const UDP = RESOLVERS.filter((r) => r.udp).length;
+const DOH = RESOLVERS.filter((r) => r.doh).length;
 
 before(async () => {
   fake = await FakeUpstream.start();
@@ -40,10 +41,12 @@ function doh(all: Canned | Handler, overrides: Record<string, Canned | Handler> 
   for (const [host, path] of DOH_ENDPOINTS) fake.on('GET', host, path, overrides[host] ?? all);
 }
 
-type Result = { resolver: string; kind: string; server: string; status: string; answers: string[]; ttl?: number; error?: string; ms: number };
+type Row = { id: string; provider: string; country: string; type: 'udp' | 'doh'; result: string[] | string };
+const rowsOf = (body: unknown) => (body as { results: Row[] }).results;
+const A_EXAMPLE = [{ type: 'A' as const, name: 'example.com', ttl: 300, data: '93.184.215.14' }];
 
-test('every resolver answers in its own entry, answers normalised, never cached', async () => {
-  dns.on('example.com', 'A', { answers: [{ type: 'A', name: 'example.com', ttl: 300, data: '93.184.215.14' }] });
+test('one row per provider and protocol, in list order with udp before doh, never cached', async () => {
+  dns.on('example.com', 'A', { answers: A_EXAMPLE });
   doh(dohAnswer(), {
     'dns.google': { json: fixture('dns.google', 'example.com-A.json') },
     'cloudflare-dns.com': { json: fixture('cloudflare-dns.com', 'example.com-A.json') },
@@ -52,34 +55,26 @@ test('every resolver answers in its own entry, answers normalised, never cached'
   const res = await call(app, '/api/dnsresolver?hostname=Example.COM&type=a');
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['cache-control'], 'no-store');
-  const body = res.json() as { hostname: string; type: string; results: Result[] };
+  const body = res.json() as { hostname: string; results: Row[] };
+  assert.deepEqual(Object.keys(body), ['hostname', 'results']);
   assert.equal(body.hostname, 'example.com');
-  assert.equal(body.type, 'A');
-  assert.deepEqual(
-    body.results.map((r) => r.resolver),
-    RESOLVERS.map((r) => r.name),
-  );
-  for (const r of body.results) {
-    assert.equal(r.status, 'ok', r.resolver);
-    assert.deepEqual(r.answers, ['93.184.215.14'], r.resolver);
-    assert.ok(Number.isInteger(r.ms));
-  }
-  const google = body.results.find((r) => r.resolver === 'Google');
-  assert.deepEqual({ ...google, ms: 0 }, { resolver: 'Google', kind: 'dns', server: '8.8.8.8', status: 'ok', answers: ['93.184.215.14'], ttl: 300, ms: 0 });
-  const googleDoh = body.results.find((r) => r.resolver === 'Google DoH');
-  assert.equal(googleDoh?.kind, 'doh');
-  assert.equal(googleDoh?.server, 'https://dns.google/resolve');
-  assert.equal(googleDoh?.ttl, 2853);
-  assert.equal(dns.questions.length, PLAIN);
-  const sent = fake.requestsTo('cloudflare-dns.com')[0];
+  const expectedRows = RESOLVERS.flatMap((r) => [
+    ...(r.udp ? [{ id: r.id, provider: r.provider, country: r.country, type: 'udp', result: ['93.184.215.14'] }] : []),
+    ...(r.doh ? [{ id: r.id, provider: r.provider, country: r.country, type: 'doh', result: ['93.184.215.14'] }] : []),
+  ]);
+  assert.deepEqual(body.results, expectedRows);
+  assert.equal(dns.questions.length, UDP);
+  assert.equal(fake.requests.length, DOH);
+  const [sent] = fake.requestsTo('cloudflare-dns.com');
   assert.equal(sent?.headers.accept, 'application/dns-json');
+  assert.equal(sent?.query.get('ct'), 'application/dns-json');
   assert.equal(sent?.query.get('name'), 'example.com');
   assert.equal(sent?.query.get('type'), 'A');
-  assert.equal(fake.requests.length, DOH);
+  assert.equal(fake.requestsTo('dns.google')[0]?.query.get('type'), 'A');
   await app.close();
 });
 
-test('TXT answers read the same from plain DNS, unquoted DoH and quoted, chunked DoH; CNAME steps are dropped', async () => {
+test('TXT: plain DNS lists each character-string; DoH gives each record\'s data as sent, CNAME steps included', async () => {
   dns.on('www.example.org', 'TXT', {
     answers: [
       { type: 'TXT', name: 'www.example.org', data: 'v=spf1 -all' },
@@ -93,123 +88,113 @@ test('TXT answers read the same from plain DNS, unquoted DoH and quoted, chunked
   const app = await api();
   const res = await call(app, '/api/dnsresolver?hostname=www.example.org&type=TXT');
   assert.equal(res.statusCode, 200);
-  for (const r of res.json().results as Result[]) {
-    assert.deepEqual(r.answers, ['v=spf1 -all', 'google-site-verification=abc123'], r.resolver);
+  for (const row of rowsOf(res.json())) {
+    if (row.type === 'udp') assert.deepEqual(row.result, ['v=spf1 -all', 'google-site-', 'verification=abc123'], row.id);
+    else if (row.id === 'google') assert.deepEqual(row.result, ['example.org.', 'v=spf1 -all', 'google-site-verification=abc123']);
+    else assert.deepEqual(row.result, ['example.org.', '"v=spf1 -all"', '"google-site-" "verification=abc123"'], row.id);
   }
   await app.close();
 });
 
-test('CAA answers agree whether the DoH server sends text or RFC 3597 hex', async () => {
-  dns.on('example.com', 'CAA', { answers: [{ type: 'CAA', name: 'example.com', data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' } }] });
-  doh(
-    { json: fixture('cloudflare-dns.com', 'example.com-CAA.json') },
-    { 'dns.google': { json: fixture('dns.google', 'example.com-CAA.json') } },
-  );
-  const app = await api();
-  const res = await call(app, '/api/dnsresolver?hostname=example.com&type=caa');
-  for (const r of res.json().results as Result[]) assert.deepEqual(r.answers, ['0 issue "letsencrypt.org"'], r.resolver);
-  await app.close();
-});
-
-test('MX and SOA answers take one zone-file form across both kinds', async () => {
-  dns.on('example.net', 'MX', { answers: [{ type: 'MX', name: 'example.net', data: { preference: 10, exchange: 'Mail.Example.net' } }] });
-  dns.on('example.net', 'SOA', {
+test('MX: plain DNS answers one string of "priority exchange." pairs; DoH an array of its data', async () => {
+  dns.on('example.net', 'MX', {
     answers: [
-      {
-        type: 'SOA',
-        name: 'example.net',
-        data: { mname: 'ns.icann.org', rname: 'noc.dns.icann.org', serial: 2024081464, refresh: 7200, retry: 3600, expire: 1209600, minimum: 3600 },
-      },
+      { type: 'MX', name: 'example.net', data: { preference: 10, exchange: 'mx1.example.net' } },
+      { type: 'MX', name: 'example.net', data: { preference: 20, exchange: 'mx2.example.net' } },
     ],
   });
-  const answer = (type: number, data: string): Handler => (_req, res) =>
-    void res.writeHead(200).end(JSON.stringify({ Status: 0, Answer: [{ name: 'example.net.', type, TTL: 60, data }] }));
+  doh((_req, res) =>
+    void res.writeHead(200).end(
+      JSON.stringify({
+        Status: 0,
+        Answer: [
+          { name: 'example.net.', type: 15, TTL: 60, data: '10 mx1.example.net.' },
+          { name: 'example.net.', type: 15, TTL: 60, data: '20 mx2.example.net.' },
+        ],
+      }),
+    ),
+  );
   const app = await api();
-  doh(answer(15, '10 mail.example.net.'));
-  let res = await call(app, '/api/dnsresolver?hostname=example.net&type=MX');
-  for (const r of res.json().results as Result[]) assert.deepEqual(r.answers, ['10 mail.example.net'], r.resolver);
-  fake.reset();
-  doh(answer(6, 'ns.icann.org. noc.dns.icann.org. 2024081464 7200 3600 1209600 3600'));
-  res = await call(app, '/api/dnsresolver?hostname=example.net&type=SOA');
-  for (const r of res.json().results as Result[]) {
-    assert.deepEqual(r.answers, ['ns.icann.org noc.dns.icann.org 2024081464 7200 3600 1209600 3600'], r.resolver);
+  const res = await call(app, '/api/dnsresolver?hostname=example.net&type=mx');
+  for (const row of rowsOf(res.json())) {
+    const expected = row.type === 'udp' ? '10 mx1.example.net., 20 mx2.example.net.' : ['10 mx1.example.net.', '20 mx2.example.net.'];
+    assert.deepEqual(row.result, expected, `${row.id} ${row.type}`);
   }
   await app.close();
 });
 
-test('NXDOMAIN, SERVFAIL and an empty answer are reported per resolver', async () => {
-  const app = await api();
+test('NXDOMAIN: "N/A" over plain DNS, ["N/A"] over DoH (its answer has no Answer section)', async () => {
   doh({ json: fixture('dns.google', 'nonexistent.example-A.json') });
-  let res = await call(app, '/api/dnsresolver?hostname=nonexistent.example&type=A');
+  const app = await api();
+  const res = await call(app, '/api/dnsresolver?hostname=nonexistent.example&type=A');
   assert.equal(res.statusCode, 200);
-  for (const r of res.json().results as Result[]) {
-    assert.equal(r.status, 'error', r.resolver);
-    assert.equal(r.error, 'NXDOMAIN', r.resolver);
-    assert.deepEqual(r.answers, []);
-  }
-  fake.reset();
-  dns.on('broken.example', 'A', { rcode: 'SERVFAIL' });
-  doh({ json: { Status: 2, Question: [{ name: 'broken.example.', type: 1 }] } });
-  res = await call(app, '/api/dnsresolver?hostname=broken.example&type=A');
-  for (const r of res.json().results as Result[]) assert.equal(r.error, 'SERVFAIL', r.resolver);
-  fake.reset();
+  for (const row of rowsOf(res.json())) assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['N/A'], `${row.id} ${row.type}`);
+  await app.close();
+});
+
+test('an empty answer (NODATA): "N/A" over plain DNS, ["N/A"] over DoH', async () => {
   dns.on('example.com', 'AAAA', { answers: [] });
   doh({ json: { Status: 0, Question: [{ name: 'example.com.', type: 28 }] } });
-  res = await call(app, '/api/dnsresolver?hostname=example.com&type=AAAA');
-  for (const r of res.json().results as Result[]) {
-    assert.equal(r.status, 'ok', r.resolver);
-    assert.deepEqual(r.answers, [], r.resolver);
-  }
+  const app = await api();
+  const res = await call(app, '/api/dnsresolver?hostname=example.com&type=AAAA');
+  assert.equal(res.statusCode, 200);
+  for (const row of rowsOf(res.json())) assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['N/A'], `${row.id} ${row.type}`);
   await app.close();
 });
 
-test('a slow DoH resolver times out in its own entry while the others answer', async () => {
-  dns.on('example.com', 'A', { answers: [{ type: 'A', name: 'example.com', ttl: 60, data: '93.184.215.14' }] });
+test('SERVFAIL over plain DNS is "N/A" in that row alone', async () => {
+  dns.on('broken.example', 'A', { rcode: 'SERVFAIL' });
+  doh(dohAnswer());
+  const app = await api();
+  const res = await call(app, '/api/dnsresolver?hostname=broken.example&type=A');
+  assert.equal(res.statusCode, 200);
+  for (const row of rowsOf(res.json())) assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['93.184.215.14'], `${row.id} ${row.type}`);
+  await app.close();
+});
+
+test('a slow DoH resolver is "N/A" at its deadline while the other rows answer', async () => {
+  dns.on('example.com', 'A', { answers: A_EXAMPLE });
   doh(dohAnswer(), { 'dns.google': { hang: true } });
   const app = await api(300);
   const res = await call(app, '/api/dnsresolver?hostname=example.com&type=A');
   assert.equal(res.statusCode, 200);
-  const results = res.json().results as Result[];
-  const slow = results.find((r) => r.resolver === 'Google DoH');
-  assert.equal(slow?.status, 'error');
-  assert.equal(slow?.error, 'Timeout');
-  assert.deepEqual(slow?.answers, []);
-  const others = results.filter((r) => r.resolver !== 'Google DoH');
-  assert.equal(others.length, RESOLVERS.length - 1);
-  for (const r of others) assert.deepEqual([r.status, r.answers], ['ok', ['93.184.215.14']], r.resolver);
+  for (const row of rowsOf(res.json())) {
+    const slow = row.id === 'google' && row.type === 'doh';
+    assert.deepEqual(row.result, slow ? 'N/A' : ['93.184.215.14'], `${row.id} ${row.type}`);
+  }
   await app.close();
 });
 
-test('a plain DNS server that never answers times out while the DoH resolvers answer', async () => {
+test('a plain DNS server that never answers is "N/A" at its deadline while the DoH rows answer', async () => {
   dns.on('example.com', 'A', { drop: true });
   doh(dohAnswer());
   const app = await api(300);
   const res = await call(app, '/api/dnsresolver?hostname=example.com&type=A');
   assert.equal(res.statusCode, 200);
-  for (const r of res.json().results as Result[]) {
-    if (r.kind === 'dns') assert.deepEqual([r.status, r.error], ['error', 'Timeout'], r.resolver);
-    else assert.deepEqual([r.status, r.answers], ['ok', ['93.184.215.14']], r.resolver);
-  }
+  for (const row of rowsOf(res.json())) assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['93.184.215.14'], `${row.id} ${row.type}`);
   await app.close();
 });
 
-test('a DoH resolver answering an error status, a non-JSON body or a dropped connection fails alone', async () => {
-  dns.on('example.com', 'A', { answers: [{ type: 'A', name: 'example.com', ttl: 60, data: '93.184.215.14' }] });
+test('a DoH resolver answering an error status, a non-JSON body or a dropped connection is "N/A" alone', async () => {
+  dns.on('example.com', 'A', { answers: A_EXAMPLE });
   doh(dohAnswer(), {
     'dns.google': { status: 500, body: 'oops' },
     'cloudflare-dns.com': { body: '<html>not json</html>' },
-    'dns.adguard-dns.com': { destroy: true },
+    'dns.adguard.com': { destroy: true },
   });
   const app = await api();
   const res = await call(app, '/api/dnsresolver?hostname=example.com&type=A');
   assert.equal(res.statusCode, 200);
-  const byName = new Map((res.json().results as Result[]).map((r) => [r.resolver, r]));
-  assert.equal(byName.get('Google DoH')?.error, 'HTTP 500');
-  assert.equal(byName.get('Cloudflare DoH')?.error, 'Malformed answer');
-  assert.equal(byName.get('AdGuard DoH')?.error, 'Unreachable');
-  assert.deepEqual(byName.get('AliDNS DoH')?.answers, ['93.184.215.14']);
-  assert.deepEqual(byName.get('Quad9')?.answers, ['93.184.215.14']);
+  const dohRows = new Map(rowsOf(res.json()).filter((r) => r.type === 'doh').map((r) => [r.id, r.result]));
+  assert.deepEqual(Object.fromEntries(dohRows), { google: 'N/A', cloudflare: 'N/A', adguard: 'N/A', alidns: ['93.184.215.14'] });
+  for (const row of rowsOf(res.json()).filter((r) => r.type === 'udp')) assert.deepEqual(row.result, ['93.184.215.14'], row.id);
   await app.close();
+});
+
+test("each query's deadline is the contract's 3 s (UDP) and 5 s (DoH), lowered by a lower upstream timeout", () => {
+  assert.deepEqual(queryTimeouts(8000), { udpMs: 3000, dohMs: 5000 });
+  assert.deepEqual(queryTimeouts(4000), { udpMs: 3000, dohMs: 4000 });
+  assert.deepEqual(queryTimeouts(300), { udpMs: 300, dohMs: 300 });
 });
 
 test('the guards answer 400 with their exact strings before any resolver is asked', async () => {

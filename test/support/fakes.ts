@@ -7,6 +7,7 @@ import { FakeUpstream } from './fake-upstream.js';
 import { FakeDns } from './fake-dns.js';
 import { FakeWhois } from './fake-whois.js';
 import { registerAllFakeRoutes } from './fake-routes/index.js';
+import { registerExampleCom } from './fake-routes/dnsresolver.js';
 import { registerWhoisReplies } from './fake-routes/whois.js';
 import { FAKE_KV_ENV, FAKE_TELEMETRY_DSN } from './fake-routes/platform.js';
 import { FAKE_MAP_ENV, FAKE_PRIVATE_ENV } from './fake-routes/network-tools.js';
@@ -35,8 +36,7 @@ export async function startAllFakes(): Promise<AllFakes> {
   const http = await FakeUpstream.start();
   registerAllFakeRoutes(http);
   const dns = await FakeDns.start();
-  dns.on('example.com', 'A', { answers: [{ type: 'A', name: 'example.com', ttl: 300, data: '93.184.215.14' }] });
-  dns.on('example.com', 'AAAA', { answers: [{ type: 'AAAA', name: 'example.com', ttl: 300, data: '2606:2800:21f:cb07:6820:80da:af6b:8b2c' }] });
+  registerExampleCom(dns);
   const whois = await FakeWhois.start();
   registerWhoisReplies(whois);
   return {

@@ -7,8 +7,9 @@ import { guarded } from '../../schemas/guards.js';
 import { GeoDatabases } from '../../datasets/geo/databases.js';
 import { forwardedLang, normaliseLang } from './lang.js';
 import { GeoRecord, GeoRecordFields, type GeoBase } from './normalise.js';
-import { ADVANCED_FIELDS, ipApi, ip2location, ipSb, ipapiIs, ipinfo, localLookup, privateIpinfo } from './sources.js';
+import { ipApi, ip2location, ipSb, ipapiIs, ipinfo, localLookup, privateIpinfo } from './sources.js';
 import { timezoneAt, warmTimezones } from './timezone.js';
+import { AdvancedData } from './advanced-data.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 
 const DATABASE_NOT_LOADED = 'Geolocation database is not loaded';
@@ -23,11 +24,7 @@ const Lang = Type.Optional(Type.Unsafe<unknown>({}));
 const IpQuery = Type.Object({ ip: guarded('publicIp') });
 const IpLangQuery = Type.Object({ ip: guarded('publicIp'), lang: Lang });
 
-const AdvancedValue = Type.Union([Type.Boolean(), Type.Number(), Type.String(), Type.Null()]);
-const PrivateRecord = Type.Object({
-  ...GeoRecordFields,
-  advancedData: Type.Object(Object.fromEntries(ADVANCED_FIELDS.map((f) => [f, AdvancedValue]))),
-});
+const PrivateRecord = Type.Object({ ...GeoRecordFields, advancedData: AdvancedData });
 const KeyedBRecord = Type.Object({ ...GeoRecordFields, isHosting: Type.Boolean(), isProxy: Type.Boolean() });
 
 // The guard hook has checked `ip` before any handler runs; Unsafe schemas type as unknown.

@@ -6,14 +6,21 @@ import { Nullable } from '../../schemas/nullable.js';
 const require = createRequire(import.meta.url);
 countries.registerLocale(require('i18n-iso-countries/langs/en.json') as Parameters<typeof countries.registerLocale>[0]);
 
-/** The one geolocation record every geo route answers; every field is present, a missing value is null. */
+const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
+
+/**
+ * The one geolocation record every geo route answers (the frontend contract's
+ * shape); every field is present, a missing value is null.
+ */
 export const GeoRecordFields = {
   ip: Type.String(),
   city: Nullable(Type.String()),
   region: Nullable(Type.String()),
-  country: Nullable(Type.String()),
+  /** The ISO 3166-1 alpha-2 code: the frontend takes the flag, the name and the report's code from it. */
+  country: Nullable(CountryCode),
+  /** The source's own name (localised where the source localises); the frontend's fallback when `country` is null. */
   country_name: Nullable(Type.String()),
-  country_code: Nullable(Type.String({ pattern: '^[A-Z]{2}$' })),
+  country_code: Nullable(CountryCode),
   latitude: Nullable(Type.Number()),
   longitude: Nullable(Type.Number()),
   timezone: Nullable(Type.String()),
@@ -34,6 +41,9 @@ export function text(value: unknown): string | null {
   // ip2location fills unknown fields with "-"; other sources leak "undefined"/"null" strings.
   return trimmed && !PLACEHOLDERS.has(trimmed) ? trimmed : null;
 }
+
+/** A JSON object's properties; none when the value is not an object. */
+export const obj = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' ? (value as Record<string, unknown>) : {});
 
 /** A finite number (numeric strings accepted), or null. */
 export function num(value: unknown): number | null {
@@ -84,7 +94,7 @@ export interface GeoParts {
   ip: unknown;
   city?: unknown;
   region?: unknown;
-  /** The source's country name, in the answer's language when it has one. */
+  /** The source's own country name, localised where the source localises. */
   countryName?: unknown;
   countryCode?: unknown;
   latitude?: unknown;
@@ -94,24 +104,24 @@ export interface GeoParts {
 }
 
 /**
- * The record from one source's parts. `country` is the display name in the
- * answer's language (the source's own, else the English one), `country_name`
- * always the English name from the ISO table (the source's when the code is
- * unknown), `country_code` the alpha-2 code.
+ * The record from one source's parts. `country` and `country_code` are both
+ * the alpha-2 code; `country_name` is the source's own name, else the English
+ * name from the ISO table.
  */
 export function toRecord(parts: GeoParts, requestedIp: string): GeoBase {
   const code = countryCode(parts.countryCode);
-  const english = countryNameOf(code);
-  const own = text(parts.countryName);
   let latitude = num(parts.latitude);
   let longitude = num(parts.longitude);
-  if (latitude === null || longitude === null || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) latitude = longitude = null;
+  // Both or neither; and 0,0 (open sea, no network there) is what ip2location sends for "unknown".
+  if (latitude === null || longitude === null || Math.abs(latitude) > 90 || Math.abs(longitude) > 180 || (latitude === 0 && longitude === 0)) {
+    latitude = longitude = null;
+  }
   return {
     ip: text(parts.ip) ?? requestedIp,
     city: text(parts.city),
     region: text(parts.region),
-    country: own ?? english,
-    country_name: english ?? own,
+    country: code,
+    country_name: text(parts.countryName) ?? countryNameOf(code),
     country_code: code,
     latitude,
     longitude,

@@ -5,8 +5,9 @@ import { PrivateApi } from '../../lib/private-api.js';
 import { UpstreamError, type CallOptions } from '../../lib/upstream.js';
 import type { GeoDatabases } from '../../datasets/geo/databases.js';
 import type { DbLanguage } from './lang.js';
-import { asnOf, parseLatLon, splitAsOrg, text, toRecord, upstreamMessage, type GeoBase } from './normalise.js';
+import { asnOf, countryCode, obj, parseLatLon, splitAsOrg, text, toRecord, upstreamMessage, type GeoBase } from './normalise.js';
 import { HttpError } from '../../lib/http-error.js';
+import { advancedData, type AdvancedData } from './advanced-data.js';
 
 /** The answer itself when its status is 2xx; otherwise throws with the upstream's own message when it gave one. */
 function ensureOk<T extends { status: number; data: unknown }>(res: T): T {
@@ -20,8 +21,6 @@ async function okBody(app: FastifyInstance, url: string, options?: CallOptions):
   if (!res.data || typeof res.data !== 'object') throw new UpstreamError('Upstream answered without a record', res.status);
   return res.data as Record<string, unknown>;
 }
-
-const obj = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' ? (value as Record<string, unknown>) : {});
 
 /** geo-keyed-a: ipinfo.io (token optional). */
 export async function ipinfo(app: FastifyInstance, ip: string): Promise<GeoBase> {
@@ -55,7 +54,8 @@ export async function ipApi(app: FastifyInstance, ip: string, lang: string): Pro
       latitude: data.lat,
       longitude: data.lon,
       asn: as.asn,
-      org: as.org ?? text(data.org) ?? text(data.isp),
+      // The contract names `isp` (the provider the visitor knows); ip-api's `org` is often a customer's label.
+      org: text(data.isp) ?? text(data.org) ?? as.org,
     },
     ip,
   );
@@ -74,7 +74,7 @@ export async function ipSb(app: FastifyInstance, ip: string): Promise<GeoBase> {
       latitude: data.latitude,
       longitude: data.longitude,
       asn: data.asn,
-      org: text(data.organization) ?? text(data.isp) ?? text(data.asn_organization),
+      org: text(data.isp) ?? text(data.organization) ?? text(data.asn_organization),
     },
     ip,
   );
@@ -192,30 +192,8 @@ export function localLookup(databases: GeoDatabases, city: NonNullable<GeoDataba
   return { ip, city: p.city, region: p.region, country: p.country, country_name: p.country_name, country_code: p.country_code, latitude: p.latitude, longitude: p.longitude, asn: n.asn, org: n.org };
 }
 
-/** The fields of advancedData; in the signed-out and over-quota states each holds the state's code. */
-export const ADVANCED_FIELDS = ['isProxy', 'isVpn', 'isTor', 'isHosting', 'isMobile', 'riskScore', 'connectionType'] as const;
-const ADVANCED_STATES = ['sign_in_required', 'quota_exceeded'] as const;
-type AdvancedValue = boolean | number | string | null;
-
-function advancedData(raw: unknown): Record<(typeof ADVANCED_FIELDS)[number], AdvancedValue> {
-  const given = obj(raw);
-  // The companion API signals the two states with {"code": "..."}; no advancedData at all means a signed-out caller.
-  const state = raw === undefined || raw === null ? 'sign_in_required' : ADVANCED_STATES.find((s) => s === given.code);
-  const out = {} as Record<(typeof ADVANCED_FIELDS)[number], AdvancedValue>;
-  for (const field of ADVANCED_FIELDS) {
-    const value = given[field];
-    out[field] = state !== undefined ? state : ['boolean', 'number', 'string'].includes(typeof value) ? (value as AdvancedValue) : null;
-  }
-  return out;
-}
-
 /** geo-private: the companion API's /ipinfo, with the caller's headers and `lang` as given. */
-export async function privateIpinfo(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  ip: string,
-  lang: string,
-): Promise<GeoBase & { advancedData: ReturnType<typeof advancedData> }> {
+export async function privateIpinfo(app: FastifyInstance, request: FastifyRequest, ip: string, lang: string): Promise<GeoBase & { advancedData: AdvancedData }> {
   const api = new PrivateApi(app.upstream, app.config);
   const res = ensureOk(await api.forward(request, '/ipinfo', { query: { ip, lang } }));
   const data = obj(res.data);
@@ -226,8 +204,9 @@ export async function privateIpinfo(
         ip: data.ip,
         city: data.city,
         region: data.region,
-        countryName: data.country_name ?? (text(data.country)?.length === 2 ? undefined : data.country),
-        countryCode: data.country_code ?? (text(data.country)?.length === 2 ? data.country : undefined),
+        countryName: data.country_name,
+        // The companion API answers in the contract's shape: the code is in `country`.
+        countryCode: countryCode(data.country) ?? data.country_code,
         latitude: data.latitude,
         longitude: data.longitude,
         asn: data.asn ?? as.asn,

@@ -31,8 +31,8 @@ test('geo-local answers from the city and ASN databases in English (IPv4), cache
     ip: '8.8.8.8',
     city: 'Mountain View',
     region: 'California',
-    country: 'United States',
-    country_name: 'United States of America',
+    country: 'US',
+    country_name: 'United States',
     country_code: 'US',
     latitude: 37.4223,
     longitude: -122.085,
@@ -48,8 +48,8 @@ test('geo-local in another language, IPv6, with fallback to English for names th
   const de = (await call(app, '/api/geo-local?ip=2a01:4f8:c0c:1234::1&lang=DE')).json();
   assert.equal(de.city, 'Nürnberg');
   assert.equal(de.region, 'Bayern');
-  assert.equal(de.country, 'Deutschland');
-  assert.equal(de.country_name, 'Germany');
+  assert.equal(de.country, 'DE');
+  assert.equal(de.country_name, 'Deutschland', 'the database\'s own name in the language asked');
   assert.equal(de.asn, 'AS24940');
   assert.equal(de.timezone, 'Europe/Berlin');
   const zh = (await call(app, '/api/geo-local?ip=8.8.8.8&lang=zh-TW')).json();
@@ -58,6 +58,7 @@ test('geo-local in another language, IPv6, with fallback to English for names th
   const pt = (await call(app, '/api/geo-local?ip=2a01:4f8:c0c:1234::1&lang=pt-PT')).json();
   assert.equal(pt.city, 'Nuremberga', 'pt-PT uses pt-BR');
   assert.equal(pt.region, 'Bavaria', 'a name missing in pt-BR falls back to en');
+  assert.equal(pt.country_name, 'Alemanha');
   await app.close();
 });
 
@@ -91,7 +92,9 @@ test('geo-local: absurd lang values fall back to English, never an error', async
 test('geo-local: an address with only a registered country, and one the databases do not hold, give nulls', async () => {
   const { app } = await loadedApp();
   const au = (await call(app, '/api/geo-local?ip=1.1.1.1')).json();
+  assert.equal(au.country, 'AU');
   assert.equal(au.country_code, 'AU');
+  assert.equal(au.country_name, 'Australia');
   assert.equal(au.city, null);
   assert.equal(au.latitude, null);
   assert.equal(au.timezone, null);

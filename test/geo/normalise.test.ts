@@ -42,7 +42,7 @@ test('text drops placeholders; toRecord fills every field with a value or null',
     ip: '8.8.8.8',
     city: null,
     region: null,
-    country: 'Somewhere',
+    country: 'ZZ',
     country_name: 'Somewhere',
     country_code: 'ZZ',
     latitude: null,
@@ -50,6 +50,30 @@ test('text drops placeholders; toRecord fills every field with a value or null',
     asn: 'AS1',
     org: null,
   });
+});
+
+test('toRecord: country is the code, country_name the source\'s own name, else the English one from the code', () => {
+  const named = toRecord({ ip: '8.8.8.8', countryCode: 'us', countryName: 'Vereinigte Staaten' }, '8.8.8.8');
+  assert.equal(named.country, 'US');
+  assert.equal(named.country_code, 'US');
+  assert.equal(named.country_name, 'Vereinigte Staaten');
+  assert.equal(toRecord({ ip: '8.8.8.8', countryCode: 'DE' }, '8.8.8.8').country_name, 'Germany');
+  const nameOnly = toRecord({ ip: '8.8.8.8', countryCode: 'N/A', countryName: 'Kosovo' }, '8.8.8.8');
+  assert.equal(nameOnly.country, null);
+  assert.equal(nameOnly.country_name, 'Kosovo');
+});
+
+test('toRecord: coordinates are both numbers or both null; 0,0 (no network there) is unknown', () => {
+  const at = (latitude: unknown, longitude: unknown) => {
+    const r = toRecord({ ip: '8.8.8.8', latitude, longitude }, '8.8.8.8');
+    return [r.latitude, r.longitude];
+  };
+  assert.deepEqual(at('37.4', -122.08), [37.4, -122.08]);
+  assert.deepEqual(at(0, 9.5), [0, 9.5]);
+  assert.deepEqual(at(0, 0), [null, null]);
+  assert.deepEqual(at('N/A', 'N/A'), [null, null]);
+  assert.deepEqual(at(91, 10), [null, null]);
+  assert.deepEqual(at(10, null), [null, null]);
 });
 
 test('upstreamMessage reads the error shapes of the geo sources', () => {

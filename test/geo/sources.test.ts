@@ -40,7 +40,7 @@ test('geo-keyed-a normalises ipinfo (IPv4): loc split, org/asn split, country na
     ip: '8.8.8.8',
     city: 'Mountain View',
     region: 'California',
-    country: 'United States of America',
+    country: 'US',
     country_name: 'United States of America',
     country_code: 'US',
     latitude: 37.4056,
@@ -61,6 +61,7 @@ test('geo-keyed-a IPv6, and without a key no token is sent', async () => {
   const body = res.json();
   assertRecord(body);
   assert.equal(body.ip, V6);
+  assert.equal(body.country, 'DE');
   assert.equal(body.country_code, 'DE');
   assert.equal(body.country_name, 'Germany');
   assert.equal(body.asn, 'AS24940');
@@ -81,6 +82,7 @@ test('geo-keyed-a: missing city, region, loc and org become null, and so does th
   assert.equal(body.longitude, null);
   assert.equal(body.timezone, null);
   assert.equal(body.asn, null);
+  assert.equal(body.country, 'AU');
   assert.equal(body.country_name, 'Australia');
 });
 
@@ -109,15 +111,15 @@ test('comma-separated keys: one of them is sent per request', async () => {
   assert.ok(used.size > 1, 'keys rotate');
 });
 
-test('geo-free-a: ip-api in English and German, lang forwarded as given', async () => {
+test('geo-free-a: ip-api in English and German, its own localised country name, lang forwarded as given', async () => {
   const en = await get('/api/geo-free-a?ip=8.8.8.8');
   assert.equal(en.statusCode, 200);
   assert.deepEqual(en.json(), {
     ip: '8.8.8.8',
     city: 'Ashburn',
     region: 'Virginia',
-    country: 'United States',
-    country_name: 'United States of America',
+    country: 'US',
+    country_name: 'United States',
     country_code: 'US',
     latitude: 39.03,
     longitude: -77.5,
@@ -127,8 +129,8 @@ test('geo-free-a: ip-api in English and German, lang forwarded as given', async 
   });
   assert.equal(fake.requestsTo('ip-api.com')[0]?.query.get('lang'), 'en');
   const de = await get('/api/geo-free-a?ip=8.8.8.8&lang=de');
-  assert.equal(de.json().country, 'Vereinigte Staaten');
-  assert.equal(de.json().country_name, 'United States of America');
+  assert.equal(de.json().country, 'US');
+  assert.equal(de.json().country_name, 'Vereinigte Staaten');
   assert.equal(fake.requestsTo('ip-api.com')[1]?.query.get('lang'), 'de');
   await get('/api/geo-free-a?ip=8.8.8.8&lang=xx-Weird_1');
   assert.equal(fake.requestsTo('ip-api.com')[2]?.query.get('lang'), 'xx-Weird_1');
@@ -140,10 +142,20 @@ test('geo-free-a: IPv6 in Japanese', async () => {
   const body = res.json();
   assert.equal(body.ip, V6);
   assert.equal(body.city, 'ニュルンベルク');
-  assert.equal(body.country, 'ドイツ');
-  assert.equal(body.country_name, 'Germany');
+  assert.equal(body.country, 'DE');
+  assert.equal(body.country_name, 'ドイツ');
   assert.equal(body.timezone, 'Europe/Berlin');
   assert.equal(body.asn, 'AS24940');
+  assert.equal(body.org, 'Hetzner Online GmbH', 'isp, not the shorter org label');
+});
+
+test('geo-free-a: org is ip-api\'s isp, as the frontend contract maps it, not its org or AS name', async () => {
+  fake.on('GET', 'ip-api.com', '/json/1.1.1.1', { json: fixture('ip-api.com', '1.1.1.1.en.json') });
+  const body = (await get('/api/geo-free-a?ip=1.1.1.1')).json();
+  assert.equal(body.org, 'Cloudflare, Inc');
+  assert.equal(body.asn, 'AS13335');
+  assert.equal(body.country, 'AU');
+  assert.equal(body.timezone, 'Australia/Brisbane');
 });
 
 test('geo-free-a: HTTP 200 with status "fail" is a 500 with its message', async () => {
@@ -153,23 +165,36 @@ test('geo-free-a: HTTP 200 with status "fail" is a 500 with its message', async 
   assert.deepEqual(res.json(), { error: 'reserved range' });
 });
 
-test('geo-free-b: ip.sb IPv4 without city or region, numeric asn', async () => {
+test('geo-free-b: ip.sb IPv4, numeric asn', async () => {
   const res = await get('/api/geo-free-b?ip=8.8.8.8');
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), {
     ip: '8.8.8.8',
-    city: null,
-    region: null,
-    country: 'United States',
-    country_name: 'United States of America',
+    city: 'Mountain View',
+    region: 'California',
+    country: 'US',
+    country_name: 'United States',
     country_code: 'US',
-    latitude: 37.751,
-    longitude: -97.822,
-    timezone: 'America/Chicago',
+    latitude: 37.4056,
+    longitude: -122.0775,
+    timezone: 'America/Los_Angeles',
     asn: 'AS15169',
     org: 'Google LLC',
   });
   assert.equal(fake.requestsTo('api.ip.sb')[0]?.path, '/geoip/8.8.8.8');
+});
+
+test('geo-free-b: a country-level answer has null city and region; org is ip.sb\'s isp, not its organization', async () => {
+  fake.on('GET', 'api.ip.sb', '/geoip/1.1.1.1', { json: fixture('api.ip.sb', '1.1.1.1-country-only.json') });
+  const body = (await get('/api/geo-free-b?ip=1.1.1.1')).json();
+  assertRecord(body);
+  assert.equal(body.city, null);
+  assert.equal(body.region, null);
+  assert.equal(body.country, 'AU');
+  assert.equal(body.country_name, 'Australia');
+  assert.equal(body.org, 'Cloudflare');
+  assert.equal(body.asn, 'AS13335');
+  assert.equal(body.timezone, 'Australia/Sydney');
 });
 
 test('geo-free-b: IPv6', async () => {
@@ -202,8 +227,8 @@ test('geo-keyed-b: ipapi.is with isHosting and isProxy (IPv4 and IPv6)', async (
     ip: '8.8.8.8',
     city: 'Mountain View',
     region: 'California',
-    country: 'United States',
-    country_name: 'United States of America',
+    country: 'US',
+    country_name: 'United States',
     country_code: 'US',
     latitude: 37.38605,
     longitude: -122.08385,
@@ -239,7 +264,7 @@ test('geo-keyed-c: ip2location.io IPv4 and IPv6, string asn', async () => {
     ip: '8.8.8.8',
     city: 'Mountain View',
     region: 'California',
-    country: 'United States of America',
+    country: 'US',
     country_name: 'United States of America',
     country_code: 'US',
     latitude: 37.38605,
@@ -254,11 +279,11 @@ test('geo-keyed-c: ip2location.io IPv4 and IPv6, string asn', async () => {
   assert.equal(v6.asn, 'AS24940');
 });
 
-test('geo-keyed-c: "-" placeholders become null; no key and upstream errors are 500s', async () => {
+test('geo-keyed-c: "-" placeholders and 0,0 coordinates become null; no key and upstream errors are 500s', async () => {
   fake.on('GET', 'api.ip2location.io', '/', { json: fixture('api.ip2location.io', 'unknown-fields.json') });
   const unknown = (await get('/api/geo-keyed-c?ip=8.8.8.8')).json();
   assertRecord(unknown);
-  for (const f of ['city', 'region', 'country', 'country_name', 'country_code', 'asn', 'org']) assert.equal(unknown[f], null, f);
+  for (const f of ['city', 'region', 'country', 'country_name', 'country_code', 'latitude', 'longitude', 'timezone', 'asn', 'org']) assert.equal(unknown[f], null, f);
   const nokey = await get('/api/geo-keyed-c?ip=8.8.8.8', {});
   assert.equal(nokey.statusCode, 500);
   fake.on('GET', 'api.ip2location.io', '/', { status: 401, json: fixture('api.ip2location.io', 'error-key.json') });
@@ -273,15 +298,15 @@ test('geo-private: signed-in caller gets advancedData values; headers and lang f
     ip: '8.8.8.8',
     city: 'Mountain View',
     region: 'California',
-    country: 'United States',
-    country_name: 'United States of America',
+    country: 'US',
+    country_name: 'United States',
     country_code: 'US',
     latitude: 37.4056,
     longitude: -122.0775,
     timezone: 'America/Los_Angeles',
     asn: 'AS15169',
     org: 'Google LLC',
-    advancedData: { isProxy: false, isVpn: false, isTor: false, isHosting: true, isMobile: false, riskScore: 12, connectionType: 'hosting' },
+    advancedData: { score: 86, tags: { isNative: true, isProxyOrVPN: false }, proxyProtocol: '', proxyProvider: '', operatorType: 'Hosting' },
   });
   const sent = fake.requestsTo('private-api.example', '/ipinfo')[0]!;
   assert.equal(sent.query.get('key'), 'private-key');
@@ -291,25 +316,76 @@ test('geo-private: signed-in caller gets advancedData values; headers and lang f
   assert.equal(sent.headers['accept-language'], 'fr-FR');
 });
 
-test('geo-private: signed-out (IPv6, German) and over-quota callers get state codes, geo fields untouched', async () => {
+test('geo-private: a VPN exit, signed in: tags, protocol and provider as the companion API gives them', async () => {
+  fake.on('GET', 'private-api.example', '/ipinfo', { json: fixture('private-api.example', 'ipinfo-signed-in-vpn.json') });
+  const body = (await get('/api/geo-private?ip=146.70.116.14&lang=de')).json();
+  assert.equal(body.country, 'CH');
+  assert.equal(body.country_name, 'Schweiz');
+  assert.equal(body.timezone, 'Europe/Zurich');
+  assert.deepEqual(body.advancedData, {
+    score: 23,
+    tags: { isNative: false, isProxyOrVPN: true },
+    proxyProtocol: 'wireguard',
+    proxyProvider: 'Mullvad VPN',
+    operatorType: 'Hosting',
+  });
+});
+
+test('geo-private: odd advancedData values are brought into the contract\'s types', async () => {
+  const base = fixture('private-api.example', 'ipinfo-signed-in.json') as Record<string, unknown>;
+  const answer = (advancedData: unknown) => fake.on('GET', 'private-api.example', '/ipinfo', { json: { ...base, advancedData } });
+  answer({ score: 140, operatorType: 'residential' });
+  assert.deepEqual((await get('/api/geo-private?ip=8.8.8.8')).json().advancedData, {
+    score: 'unknown',
+    tags: { isNative: false, isProxyOrVPN: false },
+    proxyProtocol: 'unknown',
+    proxyProvider: 'unknown',
+    operatorType: 'Residential',
+  });
+  answer({ score: '42', tags: { isNative: 'yes', isProxyOrVPN: true }, proxyProtocol: ' socks5 ', proxyProvider: 'unknown', operatorType: 'Education' });
+  assert.deepEqual((await get('/api/geo-private?ip=8.8.8.8')).json().advancedData, {
+    score: 42,
+    tags: { isNative: false, isProxyOrVPN: true },
+    proxyProtocol: 'socks5',
+    proxyProvider: 'unknown',
+    operatorType: 'Education',
+  });
+  answer({ score: 'unknown', tags: { isNative: true, isProxyOrVPN: false }, proxyProtocol: '', proxyProvider: '', operatorType: null });
+  assert.equal((await get('/api/geo-private?ip=8.8.8.8')).json().advancedData.score, 'unknown');
+});
+
+test('geo-private: signed-out (IPv6, German) and over-quota callers get the code in all five keys, geo fields untouched', async () => {
+  const signedOut = { score: 'sign_in_required', tags: 'sign_in_required', proxyProtocol: 'sign_in_required', proxyProvider: 'sign_in_required', operatorType: 'sign_in_required' };
   const out = await get(`/api/geo-private?ip=${V6}&lang=de`);
   assert.equal(out.statusCode, 200);
   const body = out.json();
   assert.equal(body.city, 'Nürnberg');
-  assert.equal(body.country, 'Deutschland');
-  assert.equal(body.country_name, 'Germany');
+  assert.equal(body.country, 'DE');
+  assert.equal(body.country_name, 'Deutschland');
   assert.equal(body.asn, 'AS24940');
   assert.equal(body.timezone, 'Europe/Berlin');
-  assert.ok(Object.values(body.advancedData).every((v) => v === 'sign_in_required'));
-  assert.equal(Object.keys(body.advancedData).length, 7);
+  assert.deepEqual(body.advancedData, signedOut);
   assert.equal(fake.requestsTo('private-api.example')[0]?.query.get('lang'), 'de');
 
   fake.on('GET', 'private-api.example', '/ipinfo', { json: fixture('private-api.example', 'ipinfo-quota.json') });
   const quota = (await get('/api/geo-private?ip=8.8.8.8')).json();
-  assert.ok(Object.values(quota.advancedData).every((v) => v === 'quota_exceeded'));
+  assert.deepEqual(quota.advancedData, { score: 'quota_exceeded', tags: 'quota_exceeded', proxyProtocol: 'quota_exceeded', proxyProvider: 'quota_exceeded', operatorType: 'quota_exceeded' });
   assert.equal(quota.city, 'Mountain View');
   assert.equal(quota.asn, 'AS15169');
   assert.equal(quota.timezone, 'America/Los_Angeles');
+});
+
+test('geo-private: no advancedData is a signed-out caller; one key holding a code puts all five in that state', async () => {
+  const { advancedData: _given, ...geo } = fixture('private-api.example', 'ipinfo-signed-in.json') as Record<string, unknown>;
+  fake.on('GET', 'private-api.example', '/ipinfo', { json: geo });
+  const none = (await get('/api/geo-private?ip=8.8.8.8')).json();
+  assert.equal(none.advancedData.tags, 'sign_in_required');
+  assert.equal(none.advancedData.score, 'sign_in_required');
+  assert.equal(none.city, 'Mountain View');
+  fake.on('GET', 'private-api.example', '/ipinfo', { json: { ...geo, advancedData: { score: 'quota_exceeded', tags: { isNative: true, isProxyOrVPN: false } } } });
+  const partial = (await get('/api/geo-private?ip=8.8.8.8')).json();
+  assert.equal(partial.advancedData.tags, 'quota_exceeded');
+  assert.equal(partial.advancedData.operatorType, 'quota_exceeded');
 });
 
 test('geo-private: without key or endpoint 500 "API key is missing"; upstream failure 500', async () => {
@@ -322,19 +398,6 @@ test('geo-private: without key or endpoint 500 "API key is missing"; upstream fa
   fake.on('GET', 'private-api.example', '/ipinfo', { status: 503, json: { error: 'Service unavailable' } });
   const res = await get('/api/geo-private?ip=8.8.8.8');
   assert.deepEqual(res.json(), { error: 'Service unavailable' });
-});
-
-test('every geo route applies the public-IP guard before any upstream call', async () => {
-  for (const route of ['geo-keyed-a', 'geo-free-a', 'geo-free-b', 'geo-keyed-b', 'geo-keyed-c', 'geo-local', 'geo-private']) {
-    const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...KEYS });
-    assert.deepEqual((await call(app, `/api/${route}`)).json(), { error: 'No IP address provided' });
-    assert.deepEqual((await call(app, `/api/${route}?ip=nope`)).json(), { error: 'Invalid IP address' });
-    const priv = await call(app, `/api/${route}?ip=10.1.2.3`);
-    assert.equal(priv.statusCode, 400);
-    assert.deepEqual(priv.json(), { error: 'Not a public IP address' });
-    await app.close();
-  }
-  assert.equal(fake.requests.length, 0);
 });
 
 test('third-party sources get none of the caller\'s headers; a hanging upstream times out as a 500', async () => {

@@ -17,6 +17,8 @@ const PUBLISHED = new Date('2026-11-20T00:00:00Z');
  * Success answers of the geolocation sources (8.8.8.8 and 2a01:4f8:c0c:1234::1
  * have fixtures, other addresses get the IPv4 one) and MaxMind's download
  * service with the small sample databases, so geo-local has a database to load.
+ * The companion API answers 8.8.8.8 as for a signed-in caller within quota
+ * (the demo's advancedData values) and the IPv6 address as for a signed-out one.
  */
 export function registerGeoFakeRoutes(fake: FakeUpstream): void {
   serveMaxmind(fake, 'city', maxmindArchive('city', cityDatabase()), PUBLISHED);

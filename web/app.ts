@@ -1,36 +1,25 @@
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { basename, join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { fromAppRoot } from '../lib/app-root.js';
 import { fastifyLoggingTo } from '../lib/logger.js';
+import { isNavigation, NO_STORE } from './cache-class.js';
+import { LiveSite } from './live-site.js';
+import { NOT_BUILT_PAGE } from './not-built-page.js';
+import { sendSiteFile } from './send-site-file.js';
+import { lookup, type MemoryCaps } from './site-files.js';
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-const REVALIDATE = 'no-cache';
-const NO_STORE = 'no-store';
-
-// A file extension starts with a letter (`.js`, `.png`, `.mp4`), so a navigation
-// to an address such as `/ip/8.8.8.8` still gets the single-page app.
-const FILE_EXTENSION = /\.[A-Za-z][A-Za-z0-9]{0,7}$/;
-
-/** Whether a GET to `url` is a single-page-app navigation: its last path segment has no file extension. */
-export function isNavigation(url: string): boolean {
-  return !FILE_EXTENSION.test(basename(url.split('?', 1)[0] ?? '/'));
-}
-
-/** Build tools put content-hashed files under assets/ with the hash after the last dash (`index-B2x9c1Qa.js`). */
-export function isHashedAsset(path: string): boolean {
-  return /(^|\/)assets\/[^/]*-[A-Za-z0-9_]{8,}\.[A-Za-z0-9]+$/.test(path.replace(/\\/g, '/'));
-}
+/** Where `npm run build` writes the site (Vite's output, then its .br and .gz variants). */
+export const BUILT_SITE_DIR = 'dist/site';
 
 export interface WebOptions {
   logger: Logger;
-  /** Built frontend; empty means the placeholder page in web/public. */
+  /** The build folder to serve; empty means the site `npm run build` writes to dist/site. */
   frontendDir: string;
   /** The API listener's application, ready; every /api request is handed to it. */
   api: FastifyInstance;
+  /** How much of the build to hold in memory (tests lower it). */
+  memoryCaps?: MemoryCaps;
 }
 
 /** Whether a request target belongs to the API. */
@@ -38,46 +27,61 @@ export function isApiPath(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 }
 
-function frontendRoot(frontendDir: string): string {
-  return frontendDir ? fromAppRoot(frontendDir) : fromAppRoot('web/public');
+/** The build folder served: FRONTEND_DIR, else dist/site, relative to the application root. */
+export function siteRoot(frontendDir: string): string {
+  return fromAppRoot(frontendDir || BUILT_SITE_DIR);
 }
 
 /**
- * The front listener: the built frontend with per-class caching, and every
- * /api request handed to the API application, which answers it exactly as on
- * its own listener (method, path, query, headers, body, status and streamed
- * bodies are the request's own). The hand-over happens in this process rather
- * than through a loopback HTTP proxy: the proxy cost four times the CPU of the
- * API request itself (see README, "Front listener").
+ * The front listener: the built site from memory with per-class caching, and
+ * every /api request handed to the API application, which answers it exactly
+ * as on its own listener (method, path, query, headers, body, status and
+ * streamed bodies are the request's own). The hand-over happens in this
+ * process rather than through a loopback HTTP proxy: the proxy cost four
+ * times the CPU of the API request itself (see README, "Front listener").
  */
-export async function buildWeb({ logger, frontendDir, api }: WebOptions): Promise<FastifyInstance> {
-  const root = frontendRoot(frontendDir);
+export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOptions): Promise<FastifyInstance> {
+  const site = await LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps });
   const app = fastifyLoggingTo(logger, {
     serverFactory: (handler) =>
       createServer((req: IncomingMessage, res: ServerResponse) => {
-        if (!isApiPath(req.url ?? '/')) return handler(req, res);
-        // One trusted hop: keep the reverse proxy's X-Forwarded-For, else name the socket peer.
-        if (!req.headers['x-forwarded-for'] && req.socket.remoteAddress) req.headers['x-forwarded-for'] = req.socket.remoteAddress;
-        api.routing(req, res);
+        const url = req.url ?? '/';
+        if (isApiPath(url)) {
+          // One trusted hop: keep the reverse proxy's X-Forwarded-For, else name the socket peer.
+          if (!req.headers['x-forwarded-for'] && req.socket.remoteAddress) req.headers['x-forwarded-for'] = req.socket.remoteAddress;
+          return api.routing(req, res);
+        }
+        // Speed device (docs/front-listener.md, "Speed"): a file held in memory
+        // is answered here, before Fastify parses the request, at about twice
+        // the rate; everything else (navigations, streamed files, 404s) goes
+        // through the route below, which answers files the same way.
+        if (req.method === 'GET' || req.method === 'HEAD') {
+          const file = lookup(site.current, url);
+          if (file?.inMemory) return sendSiteFile(req, res, file);
+        }
+        return handler(req, res);
       }),
   });
+  app.addHook('onClose', async () => site.close());
 
-  await app.register(fastifyStatic, {
-    root,
-    wildcard: true,
-    cacheControl: false,
-    setHeaders: (res, path) => {
-      res.setHeader('cache-control', isHashedAsset(path) ? IMMUTABLE : REVALIDATE);
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/*',
+    handler: (request, reply) => {
+      const current = site.current;
+      const file = lookup(current, request.url) ?? (isNavigation(request.url) ? current.fallback : undefined);
+      if (file) {
+        reply.hijack();
+        return sendSiteFile(request.raw, reply.raw, file, (err) => request.log.error({ err, url: request.url }, 'a site file could not be read'));
+      }
+      if (isNavigation(request.url)) return reply.code(503).header('cache-control', NO_STORE).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+      return notFound(reply);
     },
   });
-
-  const indexFile = join(root, 'index.html');
-  app.setNotFoundHandler((request, reply) => {
-    const navigation = (request.method === 'GET' || request.method === 'HEAD') && isNavigation(request.url);
-    if (navigation && existsSync(indexFile)) {
-      return reply.header('cache-control', NO_STORE).sendFile('index.html');
-    }
-    return reply.code(404).header('cache-control', NO_STORE).type('text/plain').send('Not Found');
-  });
+  app.setNotFoundHandler((_request, reply) => notFound(reply));
   return app;
+}
+
+function notFound(reply: FastifyReply) {
+  return reply.code(404).header('cache-control', NO_STORE).type('text/plain').send('Not Found');
 }

@@ -1,13 +1,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import pino from 'pino';
 import { request } from 'undici';
-import { buildWeb, isApiPath, isHashedAsset, isNavigation } from '../../web/app.js';
+import { buildWeb, isApiPath } from '../../web/app.js';
 import { buildTestApiWith, REFERER } from '../support/app.js';
 
 const BINARY = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7) % 256));
@@ -26,28 +26,21 @@ const echoRoutes: FastifyPluginAsync = async (app) => {
 
 let api: FastifyInstance;
 let web: FastifyInstance;
-let placeholder: FastifyInstance;
 let dir: string;
 let frontOrigin: string;
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'frontend-'));
-  await mkdir(join(dir, 'assets'));
   await writeFile(join(dir, 'index.html'), '<!doctype html><title>SPA</title><div id="app"></div>');
-  await writeFile(join(dir, 'assets', 'index-AbCd1234.js'), 'console.log("app")');
-  await writeFile(join(dir, 'favicon.ico'), Buffer.from([0, 0, 1, 0]));
-  await writeFile(join(dir, 'robots.txt'), 'User-agent: *');
   ({ app: api } = await buildTestApiWith({}, echoRoutes));
   const logger = pino({ level: 'silent' });
   web = await buildWeb({ logger, frontendDir: dir, api });
   await web.listen({ port: 0, host: '127.0.0.1' });
   frontOrigin = `http://127.0.0.1:${(web.server.address() as AddressInfo).port}`;
-  placeholder = await buildWeb({ logger, frontendDir: '', api });
 });
 
 after(async () => {
   await web.close();
-  await placeholder.close();
   await api.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -107,66 +100,13 @@ test('a binary answer streams through byte for byte', async () => {
   assert.ok(res.raw.equals(BINARY));
 });
 
-test('a hashed asset is immutable for a year', async () => {
-  const res = await web.inject({ method: 'GET', url: '/assets/index-AbCd1234.js' });
-  assert.equal(res.statusCode, 200);
-  assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable');
-  assert.equal(res.body, 'console.log("app")');
-});
-
-test('index.html and unhashed files are revalidated', async () => {
-  for (const url of ['/', '/index.html', '/favicon.ico', '/robots.txt']) {
-    const res = await web.inject({ method: 'GET', url });
-    assert.equal(res.statusCode, 200, url);
-    assert.equal(res.headers['cache-control'], 'no-cache', url);
-  }
-  assert.match((await web.inject({ method: 'GET', url: '/' })).body, /<title>SPA<\/title>/);
-});
-
-test('a GET navigation without a file extension gets index.html with no-store', async () => {
-  for (const url of ['/ip/8.8.8.8x', '/settings', '/deep/nested/route?tab=1', '/assets']) {
-    const res = await web.inject({ method: 'GET', url });
-    assert.equal(res.statusCode, 200, url);
-    assert.equal(res.headers['cache-control'], 'no-store', url);
-    assert.match(res.body, /<title>SPA<\/title>/, url);
-  }
-});
-
-test('a missing file with an extension is a 404, never index.html', async () => {
-  for (const url of ['/assets/index-Zz999999.js', '/missing.png', '/deep/style.css']) {
-    const res = await web.inject({ method: 'GET', url });
-    assert.equal(res.statusCode, 404, url);
-    assert.doesNotMatch(res.body, /<title>SPA/, url);
-  }
-  const post = await web.inject({ method: 'POST', url: '/settings' });
-  assert.equal(post.statusCode, 404);
-});
-
-test('without FRONTEND_DIR a placeholder page says the API is up', async () => {
-  const res = await placeholder.inject({ method: 'GET', url: '/' });
-  assert.equal(res.statusCode, 200);
-  assert.match(res.body, /The API is up/);
-});
-
-test('isNavigation: an extension starts with a letter, so IP addresses stay navigations', () => {
-  for (const url of ['/', '/settings', '/ip/8.8.8.8', '/ip/2001:db8::1', '/a/b?file=x.js']) assert.equal(isNavigation(url), true, url);
-  for (const url of ['/x.js', '/a/b/logo.svg', '/video.mp4?x=1', '/whois/example.com']) assert.equal(isNavigation(url), false, url);
-});
-
 test('a JSON body over 500 KB sent through the front listener gets the API’s 413', async () => {
   const res = await front('/api/t/echo/big', { method: 'POST', headers: { ...REFERER, 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(501 * 1024) }) });
   assert.equal(res.statusCode, 413);
 });
 
+
 test('isApiPath: /api and below, nothing else', () => {
   for (const url of ['/api', '/api/', '/api/configs?x=1', '/api?x=1']) assert.equal(isApiPath(url), true, url);
   for (const url of ['/', '/apis', '/api-docs', '/x/api/configs']) assert.equal(isApiPath(url), false, url);
-});
-
-test('isHashedAsset: a content hash after the last dash under assets/', () => {
-  assert.equal(isHashedAsset('/srv/www/assets/index-AbCd1234.js'), true);
-  assert.equal(isHashedAsset('assets/vendor-B2x9c1Qa_x.css'), true);
-  assert.equal(isHashedAsset('/srv/www/assets/logo.svg'), false);
-  assert.equal(isHashedAsset('/srv/www/index-AbCd1234.js'), false);
-  assert.equal(isHashedAsset('/srv/www/assets/index-abc.js'), false);
 });

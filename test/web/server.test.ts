@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { FakeUpstream } from '../support/fake-upstream.js';
@@ -67,14 +70,16 @@ test('without LOG_FORMAT=json the log is human-readable on standard output', asy
 
 test('SIGTERM lets an in-flight request finish, then exits 0', async () => {
   fake.on('GET', 'api.github.com', '/repos/o/slow', { delayMs: 300, json: { stargazers_count: 7 } });
-  const server = await startServer({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, REPO_STARS_REPOSITORY: 'o/slow' });
+  const site = await mkdtemp(join(tmpdir(), 'server-site-'));
+  await writeFile(join(site, 'index.html'), '<!doctype html><title>The built site</title>');
+  const server = await startServer({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, REPO_STARS_REPOSITORY: 'o/slow', FRONTEND_DIR: site });
   try {
     const { apiUrl, frontUrl } = server;
     const direct = await request(`${apiUrl}/api/configs`, { headers: { referer: 'http://localhost/' } });
     assert.equal(direct.statusCode, 200);
     await direct.body.json();
     const page = await request(`${frontUrl}/`);
-    assert.match(await page.body.text(), /The API is up/);
+    assert.match(await page.body.text(), /<title>The built site<\/title>/);
 
     const inFlight = request(`${frontUrl}/api/repo-stars`, { headers: { referer: 'http://localhost/' } });
     await new Promise<void>((resolve) => {
@@ -90,6 +95,7 @@ test('SIGTERM lets an in-flight request finish, then exits 0', async () => {
     assert.ok(server.lines.some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM'));
   } finally {
     server.child.kill('SIGKILL');
+    await rm(site, { recursive: true, force: true });
   }
 });
 

@@ -14,6 +14,7 @@ import probeCountries from './probe-countries/index.js';
 import macchecker from './macchecker/index.js';
 import map from './map/index.js';
 import privateTools from './private-tools/index.js';
+import clientIp from './client-ip/index.js';
 
 /** Every capability, each an encapsulated plugin under /api. */
 const routes: FastifyPluginAsync = async (app) => {
@@ -32,6 +33,7 @@ const routes: FastifyPluginAsync = async (app) => {
   await app.register(macchecker);
   await app.register(map);
   await app.register(privateTools);
+  await app.register(clientIp);
 };
 
 export default routes;

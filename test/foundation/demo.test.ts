@@ -14,7 +14,7 @@ const ENVELOPE = [
   '',
 ].join('\n');
 
-// One request per route of the spec, each as a page would send it.
+// One request per route of the spec, and per route of ours, each as a page would send it.
 const REQUESTS: Array<InjectOptions & { url: string }> = [
   { url: '/api/configs' },
   { url: '/api/repo-stars' },
@@ -42,6 +42,7 @@ const REQUESTS: Array<InjectOptions & { url: string }> = [
   { url: '/api/getuserinfo' },
   { url: '/api/updateuserachievement', method: 'PUT', payload: { achievement: 'DnsLeakChecked' } },
   { url: '/api/service-status' },
+  { url: '/api/client-ip' },
   { url: '/api/report', method: 'POST', payload: { report: REPORT, ttlDays: 1 } },
   { url: '/api/monitoring', method: 'POST', payload: ENVELOPE, headers: { 'content-type': 'text/plain;charset=UTF-8' } },
 ];

@@ -10,7 +10,7 @@ import { bootOnAllFakes } from '../support/fakes.js';
 const ROUTES = [
   'configs', 'repo-stars', 'geo-keyed-a', 'geo-free-a', 'geo-free-b', 'geo-keyed-b', 'geo-keyed-c', 'geo-local', 'geo-private',
   'whois', 'dnsresolver', 'asn-connectivity', 'asn-history', 'asn-radar', 'censorship-blocking', 'probe-countries', 'macchecker',
-  'map', 'invisibility', 'getuserinfo', 'service-status', 'report/x', 'dnsleaktest/session/x',
+  'map', 'invisibility', 'getuserinfo', 'service-status', 'report/x', 'dnsleaktest/session/x', 'client-ip',
 ];
 const PARAMS = ['ip', 'lang', 'q', 'hostname', 'type', 'asn', 'prefix', 'view', 'country', 'domain', 'mac', 'latitude', 'longitude', 'language', 'id', 'token'];
 const VALUES = [

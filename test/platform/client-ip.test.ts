@@ -1,0 +1,68 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { request } from 'undici';
+import { buildWeb } from '../../web/app.js';
+import { buildTestApi, call, REFERER } from '../support/app.js';
+
+let app: FastifyInstance;
+before(async () => {
+  ({ app } = await buildTestApi());
+});
+after(() => app.close());
+
+const ask = (headers: Record<string, string> = {}, remoteAddress = '192.0.2.10') => call(app, { method: 'GET', url: '/api/client-ip', headers, remoteAddress });
+
+test('an IPv4 caller gets its address and family IPv4, never cached', async () => {
+  const res = await ask({}, '203.0.113.5');
+  assert.equal(res.statusCode, 200);
+  assert.deepEqual(res.json(), { ip: '203.0.113.5', family: 'IPv4' });
+  assert.equal(res.headers['cache-control'], 'no-store');
+  assert.match(String(res.headers['content-type']), /^application\/json/);
+});
+
+test('an IPv6 caller gets family IPv6; an IPv4-mapped IPv6 socket address is the IPv4 address', async () => {
+  assert.deepEqual((await ask({}, '2001:db8::5')).json(), { ip: '2001:db8::5', family: 'IPv6' });
+  assert.deepEqual((await ask({}, '::ffff:198.51.100.7')).json(), { ip: '198.51.100.7', family: 'IPv4' });
+  assert.deepEqual((await ask({ 'cf-connecting-ip': '2001:db8:1::1' })).json(), { ip: '2001:db8:1::1', family: 'IPv6' });
+});
+
+test('the spec’s order: cf-connecting-ip, the first X-Forwarded-For entry, cf-connecting-ipv6, the socket', async () => {
+  const all = { 'cf-connecting-ip': '198.51.100.1', 'x-forwarded-for': '198.51.100.2, 10.0.0.1', 'cf-connecting-ipv6': '2001:db8::3' };
+  assert.equal((await ask(all)).json().ip, '198.51.100.1');
+  const { 'cf-connecting-ip': _first, ...noCf } = all;
+  assert.equal((await ask(noCf)).json().ip, '198.51.100.2');
+  assert.equal((await ask({ 'cf-connecting-ipv6': '2001:db8::3' })).json().ip, '2001:db8::3');
+  assert.equal((await ask({}, '192.0.2.44')).json().ip, '192.0.2.44');
+});
+
+test('a header that holds no address is passed over for the next source', async () => {
+  const res = await ask({ 'cf-connecting-ip': 'unknown', 'x-forwarded-for': 'garbage, 198.51.100.9', 'cf-connecting-ipv6': '2001:db8::9' });
+  assert.deepEqual(res.json(), { ip: '2001:db8::9', family: 'IPv6' });
+});
+
+test('behind the global chain: without an allowed Referer the gate answers 403', async () => {
+  const res = await app.inject({ method: 'GET', url: '/api/client-ip' });
+  assert.equal(res.statusCode, 403);
+  assert.deepEqual(res.json(), { error: 'What are you doing?' });
+});
+
+test('through the front listener over a real socket: the socket peer, named by the hand-over', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'client-ip-site-'));
+  const web = await buildWeb({ logger: pino({ level: 'silent' }), frontendDir: dir, api: app });
+  try {
+    await web.listen({ port: 0, host: '127.0.0.1' });
+    const res = await request(`http://127.0.0.1:${(web.server.address() as AddressInfo).port}/api/client-ip`, { headers: REFERER });
+    const text = await res.body.text();
+    assert.equal(res.statusCode, 200, text);
+    assert.deepEqual(JSON.parse(text), { ip: '127.0.0.1', family: 'IPv4' });
+  } finally {
+    await web.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -10,6 +10,7 @@ import { APP_ROOT } from '../lib/app-root.js';
 import { FakeUpstream } from '../test/support/fake-upstream.js';
 import { freePorts } from '../test/support/free-ports.js';
 import { allCases } from './scenarios/index.js';
+import { writeSiteFixture } from './site-fixture.js';
 import { pinLoadGenerator, serverCommand, unpinLoadGenerator } from './cores.js';
 import { REFERER, cpuSeconds, startServer, stop, waitFor } from './processes.js';
 import type { BenchCase } from './scenario.js';
@@ -62,12 +63,29 @@ async function measure(name: string, url: string, pid: number | undefined, c: Pi
   return { name, rps: r.requests.average, p99: r.latency.p99, cpuUs, errors: r.errors + r.timeouts, non2xx: r.non2xx, minRatio: c.minRatio };
 }
 
-async function frontendDir(root: string): Promise<string> {
-  const dir = join(root, 'frontend');
-  await mkdir(join(dir, 'assets'), { recursive: true });
-  await writeFile(join(dir, 'index.html'), '<!doctype html><html><head><title>bench</title><script type="module" src="/assets/index-AbCd1234.js"></script></head><body><div id="app"></div></body></html>');
-  await writeFile(join(dir, 'assets', 'index-AbCd1234.js'), `export const x = ${JSON.stringify('x'.repeat(20_000))};\n`);
-  return dir;
+// Hop-by-hop and per-answer headers the baseline's own node:http writes itself.
+const NOT_COPIED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+const sameBytesPath = (c: BenchCase) => `/same/${encodeURIComponent(c.name)}`;
+
+/**
+ * Each sameBytes case's answer as the server gives it (body and headers),
+ * written for the baseline to read into memory; returns the list's file.
+ */
+async function probeAnswers(root: string, origins: Record<BenchCase['listener'], string>, cases: BenchCase[]): Promise<string> {
+  const answers = [];
+  for (const [i, c] of cases.entries()) {
+    const res = await request(`${origins[c.listener]}${c.path}`, { method: c.method ?? 'GET', headers: { referer: REFERER, ...c.headers }, body: c.body });
+    const bytes = Buffer.from(await res.body.arrayBuffer());
+    if (res.statusCode !== 200) throw new Error(`${c.name}: the probe got ${res.statusCode}`);
+    const bodyFile = join(root, `same-${i}.bin`);
+    await writeFile(bodyFile, bytes);
+    const headers = Object.fromEntries(Object.entries(res.headers).filter(([name]) => !NOT_COPIED.has(name)));
+    answers.push({ path: sameBytesPath(c), headers, bodyFile });
+  }
+  const file = join(root, 'baseline-answers.json');
+  await writeFile(file, JSON.stringify(answers));
+  return file;
 }
 
 const ratio = (r: Result) => r.rps / (r.baselineRps ?? r.rps);
@@ -103,23 +121,25 @@ async function main(): Promise<void> {
   try {
     const selected = allCases.filter((c) => c.name.includes(FILTER));
     for (const c of selected) c.fake?.(fake);
-    const common = { HOST: '127.0.0.1', LOG_FORMAT: 'json', LOG_LEVEL: 'info', UPSTREAM_OVERRIDE_ORIGIN: fake.origin, FRONTEND_DIR: await frontendDir(root) };
+    const common = { HOST: '127.0.0.1', LOG_FORMAT: 'json', LOG_LEVEL: 'info', UPSTREAM_OVERRIDE_ORIGIN: fake.origin, FRONTEND_DIR: await writeSiteFixture(join(root, 'frontend')) };
 
     // The baseline answers the body the real /api/configs gives with the same settings.
     const probe = await startServer({ ...common, DATA_DIR: join(root, 'probe') }, join(root, 'probe.log'), PINNED);
     children.push(probe.child);
     const res = await request(`${probe.origins.api}/api/configs`, { headers: { referer: REFERER } });
     const body = await res.body.text();
+    const answersFile = await probeAnswers(root, probe.origins, selected.filter((c) => c.sameBytes));
     await stop(probe.child);
 
     const [baselinePort] = (await freePorts(1)) as [number];
     const baselineChild = spawn(...serverCommand(PINNED, ['--import', 'tsx', join(APP_ROOT, 'bench', 'baseline.ts')]), {
-      env: { PATH: process.env.PATH ?? '', BASELINE_BODY: body, BASELINE_PORT: String(baselinePort) },
+      env: { PATH: process.env.PATH ?? '', BASELINE_BODY: body, BASELINE_PORT: String(baselinePort), BASELINE_ANSWERS: answersFile },
       stdio: 'ignore',
     });
     children.push(baselineChild);
     await waitFor(`http://127.0.0.1:${baselinePort}/`, baselineChild);
-    const baselineUrl = `http://127.0.0.1:${baselinePort}/api/configs`;
+    const baselineOrigin = `http://127.0.0.1:${baselinePort}`;
+    const baselineUrl = (c: BenchCase) => `${baselineOrigin}${c.sameBytes ? sameBytesPath(c) : '/api/configs'}`;
     const baselineCpu: number[] = [];
 
     const groups = new Map<string, BenchCase[]>();
@@ -142,7 +162,7 @@ async function main(): Promise<void> {
           const rounds: Result[] = [];
           for (let round = 1; round <= (c.minRatio === undefined ? 1 : ROUNDS); round++) {
             log.info({ case: c.name, round, connections: CONNECTIONS, seconds: DURATION_S }, 'measuring the baseline, then the case');
-            const base = await measure('baseline', baselineUrl, baselineChild.pid, {});
+            const base = await measure('baseline', baselineUrl(c), baselineChild.pid, c.sameBytes ? { headers: c.headers } : {});
             baselineCpu.push(base.cpuUs);
             const result = await measure(c.name, `${server.origins[c.listener]}${c.path}`, server.child.pid, c);
             rounds.push({ ...result, baselineRps: base.rps });

@@ -20,4 +20,10 @@ export interface BenchCase {
   fake?: (fake: FakeUpstream) => void;
   /** A ratio to the bare node:http baseline that the issue asks for, checked and printed. */
   minRatio?: number;
+  /**
+   * The baseline sends this case's own answer (its body and headers, taken
+   * once from the server before measuring) instead of /api/configs's body:
+   * for static files, whose ratio means the same bytes from memory.
+   */
+  sameBytes?: boolean;
 }

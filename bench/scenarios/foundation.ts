@@ -1,4 +1,7 @@
 import type { BenchCase } from '../scenario.js';
+import { ASSET_PATH } from '../site-fixture.js';
+
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 
 // Thresholds far above what a benchmark sends: the limiters do all their
 // bookkeeping on every request but never delay or reject one.
@@ -14,6 +17,9 @@ export const foundationCases: BenchCase[] = [
     minRatio: 0.4,
   },
   { name: 'configs through the front listener', listener: 'front', path: '/api/configs', env: LIMITERS_ON, minRatio: 0.3 },
-  { name: 'index.html, front listener', listener: 'front', path: '/', env: LIMITERS_ON },
-  { name: 'hashed asset, front listener', listener: 'front', path: '/assets/index-AbCd1234.js', env: LIMITERS_ON },
+  // The static cases against a bare server sending the same answer from memory (bench/site-fixture.ts).
+  { name: 'static: index.html, front listener', listener: 'front', path: '/', env: LIMITERS_ON, sameBytes: true, minRatio: 0.8 },
+  { name: 'static: hashed asset (200 KB), front listener', listener: 'front', path: ASSET_PATH, env: LIMITERS_ON, sameBytes: true, minRatio: 0.8 },
+  { name: 'static: index.html, front listener, a browser’s Accept-Encoding (brotli)', listener: 'front', path: '/', headers: BROWSER, env: LIMITERS_ON, sameBytes: true },
+  { name: 'static: hashed asset (200 KB), front listener, a browser’s Accept-Encoding (brotli)', listener: 'front', path: ASSET_PATH, headers: BROWSER, env: LIMITERS_ON, sameBytes: true },
 ];

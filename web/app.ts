@@ -38,7 +38,7 @@ export function siteRoot(frontendDir: string): string {
  * as on its own listener (method, path, query, headers, body, status and
  * streamed bodies are the request's own). The hand-over happens in this
  * process rather than through a loopback HTTP proxy: the proxy cost four
- * times the CPU of the API request itself (see README, "Front listener").
+ * times the CPU of the API request itself (docs/decisions/0001).
  */
 export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOptions): Promise<FastifyInstance> {
   const site = await LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps });
@@ -51,9 +51,10 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
           if (!req.headers['x-forwarded-for'] && req.socket.remoteAddress) req.headers['x-forwarded-for'] = req.socket.remoteAddress;
           return api.routing(req, res);
         }
-        // Speed device (docs/front-listener.md, "Speed"): a file held in memory
-        // is answered here, before Fastify parses the request, at about twice
-        // the rate; everything else (navigations, streamed files, 404s) goes
+        // Speed device (docs/front-listener.md, "Speed"; docs/performance.md's
+        // register): a file held in memory is answered here, before Fastify
+        // builds a request and reply, which for such a file is most of the
+        // cost. Everything else (navigations, streamed files, 404s) goes
         // through the route below, which answers files the same way.
         if (req.method === 'GET' || req.method === 'HEAD') {
           const file = lookup(site.current, url);

@@ -40,7 +40,7 @@ export class LiveSite {
     private readonly log: Logger,
     private readonly caps: MemoryCaps,
   ) {
-    this.current = { root, files: new Map(), fallback: undefined, folders: [], memoryBytes: 0 };
+    this.current = { files: new Map(), fallback: undefined, folders: [], memoryBytes: 0 };
   }
 
   /** Reads `root` and starts watching it; a folder that cannot be read is served as not built. */

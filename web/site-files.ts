@@ -22,7 +22,6 @@ export const DEFAULT_CAPS: MemoryCaps = { file: 1024 * 1024, total: 64 * 1024 * 
 
 /** One coding of a file, with its answer's headers worked out once. */
 export interface Variant {
-  coding: Coding;
   /** The 200 answer's headers. */
   headers: OutgoingHttpHeaders;
   /** The 304 answer's headers: those a 200 would carry that describe the cached copy. */
@@ -46,7 +45,6 @@ export interface SiteFile {
 
 /** A build folder as read at one moment. */
 export interface Site {
-  root: string;
   /** Files by URL path (decoded, starting with `/`); a folder's index.html also under `<folder>/`. */
   files: Map<string, SiteFile>;
   /** index.html answered to single-page-app navigations (`no-store`); absent when the folder holds no index.html. */
@@ -127,7 +125,7 @@ function variant(loaded: Loaded, type: string, cacheControl: string, compressed:
   if (compressed) notModified.vary = 'Accept-Encoding';
   const headers: OutgoingHttpHeaders = { 'content-type': type, 'content-length': loaded.size, ...notModified };
   if (loaded.coding !== 'identity') headers['content-encoding'] = loaded.coding;
-  return { coding: loaded.coding, headers, notModified, body: loaded.body, path: loaded.path };
+  return { headers, notModified, body: loaded.body, path: loaded.path };
 }
 
 function siteFile(relativePath: string, loaded: Loaded[], cacheControl: string): SiteFile {
@@ -176,7 +174,7 @@ export async function loadSite(root: string, caps: MemoryCaps = DEFAULT_CAPS): P
     if (rel === 'index.html' || rel.endsWith('/index.html')) files.set(`/${rel.slice(0, -'index.html'.length)}`, file);
     if (rel === 'index.html') fallback = siteFile(rel, loaded, NO_STORE);
   }
-  return { root, files, fallback, folders, memoryBytes };
+  return { files, fallback, folders, memoryBytes };
 }
 
 /** The file a request target names, if the build has it; the query is ignored. */

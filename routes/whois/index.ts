@@ -1,7 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import ipaddr from 'ipaddr.js';
 import type { FastifyBaseLogger } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { RdapBootstrap } from '../../datasets/rdap/bootstrap.js';
+import { RootZoneTlds } from '../../datasets/tlds/root-zone-tlds.js';
 import { isIp, isPublicIp, normaliseDomain } from '../../schemas/guards.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { HttpError } from '../../lib/http-error.js';
@@ -22,6 +24,9 @@ export const noTldServer = (tld: string) => `No WHOIS or RDAP server for .${tld}
 
 const IANA_WHOIS = 'whois.iana.org';
 const TLD_CACHE_MS = 24 * 60 * 60 * 1000;
+// Above the root zone's 1,438 TLDs, so a day's lookups never evict a live
+// entry; a hard bound whatever a refreshed TLD list holds.
+export const TLD_CACHE_MAX = 2048;
 
 // Each regional registry's port-43 server, keyed by the host of its RDAP base
 // URL in the bootstrap files; an address outside them asks IANA for a referral.
@@ -39,15 +44,19 @@ const RIR_WHOIS: Record<string, string> = {
  * goes to its registry's WHOIS server, then the registrar's it names, and to
  * RDAP only when WHOIS gave no text. Every host contacted comes out of the
  * IANA bootstrap tables, the fixed registry list above, IANA's referral or
- * the registry's registrar line: the caller's input only selects among them.
+ * the registry's registrar line: the caller's input only selects among them,
+ * and only a top-level domain of the root zone (or of the RDAP bootstrap)
+ * costs a query.
  */
 const whois: FastifyPluginAsyncTypebox = async (app) => {
   const bootstrap = new RdapBootstrap(app.upstream, app.log);
   app.lifecycle.addStep({ phase: 'background', name: 'rdap-bootstrap-refresh', run: async () => bootstrap.start() });
   app.lifecycle.onStop('rdap-bootstrap-refresh', () => bootstrap.stop());
+  const rootZone = new RootZoneTlds(app.upstream, app.log);
+  app.lifecycle.addStep({ phase: 'background', name: 'tld-list-refresh', run: async () => rootZone.start() });
+  app.lifecycle.onStop('tld-list-refresh', () => rootZone.stop());
 
   const port43 = { timeoutMs: app.config.UPSTREAM_TIMEOUT_MS, override: app.config.WHOIS_OVERRIDE_SERVER || undefined };
-  const tldServers = new Map<string, { server: string | undefined; expires: number }>();
 
   /** The WHOIS server IANA names for `query` (an address or a top-level domain), if it is a plausible host name. */
   async function ianaReferral(query: string): Promise<{ server: string | undefined; truncated: boolean }> {
@@ -56,13 +65,21 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
     return { server: named && normaliseDomain(named) ? named : undefined, truncated: answer.truncated };
   }
 
+  // IANA's referral per TLD, "none" included, for a day. fetch() shares one
+  // query among every request waiting for the same TLD; a failed query is
+  // not kept, and neither is a cut-off answer without a whois: line (it may
+  // have lost it), which fetchMethod returns as undefined.
+  const tldServers = new LRUCache<string, { server: string | undefined }>({
+    max: TLD_CACHE_MAX,
+    ttl: TLD_CACHE_MS,
+    fetchMethod: async (tld) => {
+      const { server, truncated } = await ianaReferral(tld);
+      return server || !truncated ? { server } : undefined;
+    },
+  });
+
   async function tldWhoisServer(tld: string): Promise<string | undefined> {
-    const cached = tldServers.get(tld);
-    if (cached && cached.expires > Date.now()) return cached.server;
-    const { server, truncated } = await ianaReferral(tld);
-    // A cut-off answer may have lost its whois: line; it is not worth a day.
-    if (server || !truncated) tldServers.set(tld, { server, expires: Date.now() + TLD_CACHE_MS });
-    return server;
+    return (await tldServers.fetch(tld))?.server;
   }
 
   /** A port-43 answer as the site shows it (its fields and `__raw`), or undefined when the server sent only blanks. */
@@ -99,6 +116,8 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
 
   async function lookupDomain(domain: string, log: FastifyBaseLogger): Promise<DomainAnswer> {
     const tld = domain.slice(domain.lastIndexOf('.') + 1);
+    // Outside the root zone no registry exists to ask: no query is spent on it.
+    if (!rootZone.has(tld) && !bootstrap.baseForTld(tld)) throw new HttpError(404, noTldServer(tld));
     let registry: string | undefined;
     let ianaFailed = false;
     try {

@@ -3,9 +3,9 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 /**
  * What the fake server does with one query: send `text` and close, or
  * `flood` that many bytes and close, or send `text` and `hang` without ever
- * closing.
+ * closing; `delayMs` holds the whole answer back that long.
  */
-export type WhoisReply = string | { text?: string; flood?: number; hang?: boolean };
+export type WhoisReply = string | { text?: string; flood?: number; hang?: boolean; delayMs?: number };
 
 /**
  * A real port-43 WHOIS server on 127.0.0.1, for WHOIS_OVERRIDE_SERVER: every
@@ -14,6 +14,8 @@ export type WhoisReply = string | { text?: string; flood?: number; hang?: boolea
  */
 export class FakeWhois {
   readonly queries: string[] = [];
+  /** Every connection accepted, whether or not it sent a query line. */
+  connections = 0;
   private readonly replies = new Map<string, WhoisReply>();
   private readonly sockets = new Set<Socket>();
 
@@ -36,10 +38,11 @@ export class FakeWhois {
     return this;
   }
 
-  /** Forgets every reply and every query received. */
+  /** Forgets every reply, every query and every connection received. */
   reset(): void {
     this.replies.clear();
     this.queries.length = 0;
+    this.connections = 0;
   }
 
   async close(): Promise<void> {
@@ -48,6 +51,7 @@ export class FakeWhois {
   }
 
   private accept(socket: Socket): void {
+    this.connections++;
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => socket.destroy());
@@ -63,6 +67,11 @@ export class FakeWhois {
   }
 
   private answer(socket: Socket, reply: WhoisReply): void {
+    if (typeof reply === 'object' && reply.delayMs) {
+      const timer = setTimeout(() => this.answer(socket, { ...reply, delayMs: 0 }), reply.delayMs);
+      socket.once('close', () => clearTimeout(timer));
+      return;
+    }
     if (typeof reply === 'string') {
       socket.end(reply);
       return;

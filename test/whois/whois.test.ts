@@ -266,15 +266,16 @@ test("a registry's own \"no match\" text is its answer, as a user of whois(1) wo
 });
 
 test('a TLD with neither RDAP nor WHOIS answers 404 naming it, not cacheable', async () => {
-  whois.on('zz', fixture('whois.iana.org', 'not-found.txt') as string);
-  whois.on('exampletld', fixture('whois.iana.org', 'no-server.txt') as string);
+  whois.on('zw', fixture('whois.iana.org', 'no-server.txt') as string);
   const app = await api();
-  for (const [q, tld] of [['example.zz', 'zz'], ['nic.exampletld', 'exampletld']] as const) {
+  // .zz and .exampletld are not in the root zone: no query; .zw is, and IANA names no WHOIS server for it here.
+  for (const [q, tld] of [['example.zz', 'zz'], ['nic.exampletld', 'exampletld'], ['example.zw', 'zw']] as const) {
     const res = await call(app, `/api/whois?q=${q}`);
     assert.equal(res.statusCode, 404, q);
     assert.deepEqual(res.json(), { error: noTldServer(tld) });
     assert.equal(res.headers['cache-control'], 'no-store');
   }
+  assert.deepEqual(whois.queries, ['zw']);
   await app.close();
 });
 

@@ -46,7 +46,8 @@ const RIR_WHOIS: Record<string, string> = {
  * IANA bootstrap tables, the fixed registry list above, IANA's referral or
  * the registry's registrar line: the caller's input only selects among them,
  * and only a top-level domain of the root zone (or of the RDAP bootstrap)
- * costs a query.
+ * costs a query. Every WHOIS server is checked to be public before it is
+ * contacted (public-host.ts).
  */
 const whois: FastifyPluginAsyncTypebox = async (app) => {
   const bootstrap = new RdapBootstrap(app.upstream, app.log);

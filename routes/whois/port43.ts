@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { HostRefused, publicAddress, refusedWithoutLookup, systemLookup, type Lookup } from './public-host.js';
 
 /** The most text kept from one WHOIS answer; a server sending more is cut off here. */
 export const WHOIS_MAX_BYTES = 256 * 1024;
@@ -23,25 +24,51 @@ export class WhoisError extends Error {
 
 export interface Port43Options {
   timeoutMs: number;
-  /** `host:port` that receives every query instead of the named server (tests, offline demo). */
+  /**
+   * `host:port` that receives every query instead of the named server (tests,
+   * offline demo). The operator chose that address, so it is not checked;
+   * only the named server's name still is.
+   */
   override?: string;
   maxBytes?: number;
+  /** Resolves a server's name for the public-address check; the system resolver unless a test injects one. */
+  lookup?: Lookup;
 }
 
 /**
- * One RFC 3912 query: connect, send the query line, read until the server
- * closes. Our own client rather than a library because it must stop at a size
- * cap and a deadline whatever the server does.
+ * Where a query for `server` goes: the override, or the public address the
+ * server's name resolves to (publicAddress refuses any other). A name no
+ * public server can have is refused either way, before any connection.
  */
-export function queryWhois(server: string, query: string, options: Port43Options): Promise<WhoisAnswer> {
-  const maxBytes = options.maxBytes ?? WHOIS_MAX_BYTES;
-  let host = server;
-  let port = WHOIS_PORT;
+async function destination(server: string, options: Port43Options, deadline: number): Promise<{ host: string; port: number }> {
   if (options.override) {
+    const reason = refusedWithoutLookup(server);
+    if (reason) throw new HostRefused(server, reason);
     const at = options.override.lastIndexOf(':');
-    host = options.override.slice(0, at);
-    port = Number(options.override.slice(at + 1));
+    return { host: options.override.slice(0, at), port: Number(options.override.slice(at + 1)) };
   }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new WhoisError('WHOIS server name did not resolve in time', server)), deadline - Date.now());
+  });
+  try {
+    return { host: await Promise.race([publicAddress(server, options.lookup ?? systemLookup), timeout]), port: WHOIS_PORT };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * One RFC 3912 query: check where it goes, connect, send the query line, read
+ * until the server closes. Our own client rather than a library because it
+ * must stop at a size cap and a deadline whatever the server does, and
+ * connect only to the address it checked. The deadline covers the name
+ * lookup too.
+ */
+export async function queryWhois(server: string, query: string, options: Port43Options): Promise<WhoisAnswer> {
+  const maxBytes = options.maxBytes ?? WHOIS_MAX_BYTES;
+  const deadline = Date.now() + options.timeoutMs;
+  const { host, port } = await destination(server, options, deadline);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -61,7 +88,7 @@ export function queryWhois(server: string, query: string, options: Port43Options
       resolve({ server, text, truncated: truncated || error !== undefined });
     };
 
-    const timer = setTimeout(() => finish(true, 'WHOIS server timed out'), options.timeoutMs);
+    const timer = setTimeout(() => finish(true, 'WHOIS server timed out'), Math.max(0, deadline - Date.now()));
     socket.setNoDelay(true);
     socket.on('connect', () => socket.write(`${query}\r\n`));
     socket.on('data', (chunk: Buffer) => {

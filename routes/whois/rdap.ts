@@ -1,5 +1,6 @@
 import type { Upstream } from '../../lib/upstream.js';
 import type { RdapBootstrap } from '../../datasets/rdap/bootstrap.js';
+import { HostRefused, refusedWithoutLookup } from './public-host.js';
 
 const MAX_REFERRALS = 2;
 // An RDAP object is a few kilobytes; anything this large is not one.
@@ -23,11 +24,17 @@ export interface RdapAnswer {
 /**
  * GET one RDAP object. Registry referrals (RDAP redirects, such as ARIN
  * sending an address to RIPE) are followed only to a base URL of the
- * bootstrap files, at most twice; every other failure throws.
+ * bootstrap files, at most twice; every other failure throws. A URL whose
+ * host no public server can have (a special-use name, a single label, an IP
+ * literal outside public space) is refused before any request, even when a
+ * bootstrap file lists it.
  */
 export async function fetchRdap(upstream: Upstream, bootstrap: RdapBootstrap, url: string): Promise<RdapAnswer> {
   let target = url;
   for (let hop = 0; ; hop++) {
+    const host = new URL(target).hostname;
+    const refused = refusedWithoutLookup(host);
+    if (refused) throw new HostRefused(host, refused);
     const res = await upstream.request(target, { headers: { accept: 'application/rdap+json' } });
     if (REDIRECTS.has(res.status)) {
       res.body.destroy();

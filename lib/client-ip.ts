@@ -1,40 +1,36 @@
+import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-
-/** A header's (first) value, trimmed; absent when missing or blank. */
-function present(value: string | string[] | undefined): string | undefined {
-  const first = Array.isArray(value) ? value[0] : value;
-  const trimmed = first?.trim();
-  return trimmed ? trimmed : undefined;
-}
-
-const unmapped = (ip: string) => (ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip);
-
-/** The source's address, when it has one and `accept` takes it. */
-function candidate(ip: string | undefined, accept: (ip: string) => boolean): string | undefined {
-  if (ip === undefined) return undefined;
-  const bare = unmapped(ip);
-  return accept(bare) ? bare : undefined;
-}
+import ipaddr from 'ipaddr.js';
 
 /**
- * The first address `accept` takes, in the spec's order: cf-connecting-ip, the
- * first entry of x-forwarded-for, cf-connecting-ipv6, then the socket. One
- * trusted proxy hop is assumed, so the listener must not be reachable except
- * through that proxy. Written out rather than as a list of sources: every
- * request asks, and calling each source through one shared call site cost
- * more than the rest of the work.
+ * The one address a header value (its first value, trimmed) holds, in one
+ * canonical spelling; undefined when it is anything else. The limiters key
+ * their counters and the ledger its lines by this value, so header text that
+ * is not an address (a 16 KB blob, spaces, a forged line) never becomes a key.
  */
-export function firstClientIp(req: FastifyRequest, accept: (ip: string) => boolean): string | undefined {
-  const headers = req.headers;
-  return (
-    candidate(present(headers['cf-connecting-ip']), accept) ??
-    candidate(present(present(headers['x-forwarded-for'])?.split(',')[0]), accept) ??
-    candidate(present(headers['cf-connecting-ipv6']), accept) ??
-    candidate(req.socket.remoteAddress || undefined, accept)
-  );
+function address(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let ip = value.trim();
+  if (ip.startsWith('::ffff:') && ip.includes('.')) ip = ip.slice(7);
+  switch (isIP(ip)) {
+    case 4:
+      return ip;
+    case 6:
+      // One spelling per address (`2001:DB8:0::1` is `2001:db8::1`); a zone index names no client.
+      return ip.includes('%') ? undefined : ipaddr.IPv6.parse(ip).toString();
+    default:
+      return undefined;
+  }
 }
 
-const any = () => true;
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** The first entry of an X-Forwarded-For list. */
+function firstForwarded(value: string | string[] | undefined): string | undefined {
+  const list = first(value);
+  const comma = list?.indexOf(',') ?? -1;
+  return comma < 0 ? list : list!.slice(0, comma);
+}
 
 /** The request's slot for its client IP (see plugins/client-ip.ts); empty until first asked. */
 export const CLIENT_IP = Symbol('clientIp');
@@ -46,9 +42,23 @@ declare module 'fastify' {
 }
 
 /**
- * The caller's address: the first of the spec's sources that is present.
- * Remembered on the request, since both limiters ask for it, one of them twice.
+ * The caller's address, by the spec's order: cf-connecting-ip, the first entry
+ * of x-forwarded-for, cf-connecting-ipv6, then the socket. A source that is
+ * missing or is not an address is skipped. One trusted proxy hop is assumed,
+ * so the listener must not be reachable except through that proxy.
+ * Remembered on the request, since both limiters ask for it, one of them
+ * twice; written out rather than as a list of sources, since calling each
+ * through one shared call site cost more than the rest of the work.
  */
 export function clientIp(req: FastifyRequest): string {
-  return (req[CLIENT_IP] ||= firstClientIp(req, any) ?? '');
+  if (req[CLIENT_IP]) return req[CLIENT_IP];
+  const headers = req.headers;
+  const ip =
+    address(first(headers['cf-connecting-ip'])) ??
+    address(firstForwarded(headers['x-forwarded-for'])) ??
+    address(first(headers['cf-connecting-ipv6'])) ??
+    address(req.socket.remoteAddress) ??
+    '';
+  req[CLIENT_IP] = ip;
+  return ip;
 }

@@ -5,6 +5,7 @@ import requestLog from './request-log.js';
 import rateLimit from './rate-limit.js';
 import slowDown from './slow-down.js';
 import cacheControl from './cache-control.js';
+import jsonBody from './json-body.js';
 import refererGate from './referer-gate.js';
 import guards from './guards.js';
 import errors from './errors.js';
@@ -23,6 +24,7 @@ export default fp(
     if (app.config.LOG_HTTP) await app.register(requestLog);
     await app.register(rateLimit);
     await app.register(slowDown);
+    await app.register(jsonBody);
     await app.register(cacheControl);
     await app.register(refererGate);
     await app.register(guards);

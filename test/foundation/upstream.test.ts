@@ -95,8 +95,8 @@ test('json(), okJson() and malformed or failing upstreams', async () => {
   await assert.rejects(client().json('https://bad.example/drop'));
 });
 
-test('a body over maxBytes is refused, by its Content-Length or while it streams, and the default cap is 16 MiB', async () => {
-  assert.equal(UPSTREAM_MAX_BODY_BYTES, 16 * 1024 * 1024);
+test('a body over maxBytes is refused, by its Content-Length or while it streams, and the default cap is 2 MiB', async () => {
+  assert.equal(UPSTREAM_MAX_BODY_BYTES, 2 * 1024 * 1024);
   // Declares more than the cap, sends a little and never ends: only the Content-Length check can refuse it before the timeout.
   fake.on('GET', 'big.example', '/declared', (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
@@ -111,6 +111,8 @@ test('a body over maxBytes is refused, by its Content-Length or while it streams
   await assert.rejects(client({ timeoutMs: 5000 }).json('https://big.example/declared', { maxBytes: 1000 }), over);
   await assert.rejects(client().text('https://big.example/chunked', { maxBytes: 1000 }), over);
   assert.equal((await client().json<{ pad: string }>('https://big.example/chunked')).data.pad.length, 3000);
+  fake.on('GET', 'big.example', '/huge', { json: { pad: 'x'.repeat(UPSTREAM_MAX_BODY_BYTES) } });
+  await assert.rejects(client().json('https://big.example/huge'), (err: UpstreamError) => err.message === `Upstream answered 200 with a body over ${UPSTREAM_MAX_BODY_BYTES} bytes`);
 });
 
 test('repo-stars: an upstream failure is 500 {"error": message}, never cached', async () => {

@@ -7,6 +7,7 @@ import { Lifecycle } from './lib/lifecycle.js';
 import { fastifyLoggingTo } from './lib/logger.js';
 import { Upstream } from './lib/upstream.js';
 import { foldingSerializerFactory } from './lib/response-serializer.js';
+import { createListenerServer } from './lib/http-server.js';
 import { GUARD_KEYWORD } from './schemas/guards.js';
 import globalPlugins from './plugins/index.js';
 import routes from './routes/index.js';
@@ -24,6 +25,7 @@ export interface ApiOptions {
 export async function buildApi({ config, logger, dispatcher }: ApiOptions): Promise<FastifyInstance> {
   const app = fastifyLoggingTo(logger, {
     bodyLimit: JSON_BODY_LIMIT,
+    serverFactory: createListenerServer,
     ajv: { customOptions: { keywords: [GUARD_KEYWORD] } },
     schemaController: { compilersFactory: { buildSerializer: foldingSerializerFactory } },
   });

@@ -1,8 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { fromAppRoot } from '../lib/app-root.js';
 import { fastifyLoggingTo } from '../lib/logger.js';
+import { createListenerServer } from '../lib/http-server.js';
 import { isNavigation, NO_STORE } from './cache-class.js';
 import { LiveSite } from './live-site.js';
 import { NOT_BUILT_PAGE } from './not-built-page.js';
@@ -44,7 +45,7 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   const site = await LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps });
   const app = fastifyLoggingTo(logger, {
     serverFactory: (handler) =>
-      createServer((req: IncomingMessage, res: ServerResponse) => {
+      createListenerServer((req: IncomingMessage, res: ServerResponse) => {
         const url = req.url ?? '/';
         if (isApiPath(url)) {
           // One trusted hop: keep the reverse proxy's X-Forwarded-For, else name the socket peer.

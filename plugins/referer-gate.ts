@@ -14,15 +14,19 @@ export function allowedHostnames(allowedDomains: string): Set<string> {
   return new Set(['localhost', ...hosts]);
 }
 
-/** The Referer's hostname when it is an allowed one; an empty hostname (file:, about:) never is. */
-export function refererAllowed(referer: string, allowed: Set<string>): boolean {
-  let hostname: string;
+/** The Referer's hostname, bare; undefined when the Referer is not a URL. */
+function refererHostname(referer: string): string | undefined {
   try {
-    hostname = bare(new URL(referer).hostname);
+    return bare(new URL(referer).hostname);
   } catch {
-    return false;
+    return undefined;
   }
-  return hostname !== '' && allowed.has(hostname);
+}
+
+/** Whether the Referer's hostname is an allowed one; an empty hostname (file:, about:) never is. */
+export function refererAllowed(referer: string, allowed: Set<string>): boolean {
+  const hostname = refererHostname(referer);
+  return !!hostname && allowed.has(hostname);
 }
 
 // Browsers send a handful of distinct Referers; remembering the verdicts spares
@@ -40,8 +44,15 @@ export default fp(
     const allowed = refererMatcher(allowedHostnames(app.config.ALLOWED_DOMAINS));
     app.addHook('preValidation', (request, reply, done) => {
       const referer = request.headers.referer;
-      if (!referer) return void reply.code(403).send({ error: NO_REFERER });
-      if (!allowed(referer)) return void reply.code(403).send({ error: ACCESS_DENIED });
+      if (!referer) {
+        request.log.debug({ url: request.url }, 'request refused: no Referer');
+        return void reply.code(403).send({ error: NO_REFERER });
+      }
+      if (!allowed(referer)) {
+        // So an operator can see which hostname to add to ALLOWED_DOMAINS.
+        request.log.debug({ refererHostname: refererHostname(referer), url: request.url }, 'request refused: Referer hostname not in ALLOWED_DOMAINS');
+        return void reply.code(403).send({ error: ACCESS_DENIED });
+      }
       done();
     });
   },

@@ -99,3 +99,23 @@ test('the gate runs after the no-store default: a 403 is not cacheable', async (
     assert.equal(res.headers['cache-control'], 'no-store');
   });
 });
+
+test('a refusal is logged at debug level with the refused hostname, so an operator sees what to allow', async () => {
+  const { app, logs } = await buildTestApi({ ALLOWED_DOMAINS: 'example.com' });
+  try {
+    await status(app, 'https://www.example.com/page');
+    await status(app, undefined);
+    await status(app, 'not a url');
+    const refused = logs.lines.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('request refused'));
+    assert.deepEqual(
+      refused.map((l) => [l.level, l.msg, l.refererHostname]),
+      [
+        [20, 'request refused: Referer hostname not in ALLOWED_DOMAINS', 'www.example.com'],
+        [20, 'request refused: no Referer', undefined],
+        [20, 'request refused: Referer hostname not in ALLOWED_DOMAINS', undefined],
+      ],
+    );
+  } finally {
+    await app.close();
+  }
+});

@@ -5,6 +5,13 @@ import { buildApi } from './app.js';
 import { buildWeb } from './web/app.js';
 import { keepTickObjectShape } from './lib/tick-shape.js';
 
+// Signals are handled from the first moment: a SIGTERM during start-up (a
+// dataset download can take minutes) stops the process cleanly instead of
+// killing it with temporary files left behind. Until there is something to
+// tidy, stopping is just exiting.
+let onSignal: (signal: NodeJS.Signals) => void = () => process.exit(0);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, (s) => onSignal(s));
+
 let config: Config;
 try {
   config = loadConfig(process.env);
@@ -34,19 +41,19 @@ async function listen(server: FastifyInstance, listener: 'api' | 'front', port: 
   }
 }
 
-await keepTickObjectShape();
-const api = await buildApi({ config, logger });
-await api.ready();
-await api.lifecycle.boot();
-await listen(api, 'api', config.BACKEND_PORT);
-const web = await buildWeb({ logger, frontendDir: config.FRONTEND_DIR, api });
-await listen(web, 'front', config.FRONTEND_PORT);
-
 // Past this, shutdown gives up on stragglers (a client holding a request open)
 // and exits non-zero, well inside systemd's default 90 s stop timeout.
 const SHUTDOWN_DEADLINE_MS = 15 * 1000;
+const IDLE_SWEEP_MS = 200;
 
 let closing = false;
+let web: FastifyInstance | undefined;
+let booting: Promise<void> = Promise.resolve();
+/**
+ * Front first, so nothing new reaches the API while it drains; closing the
+ * API runs the capabilities' stop callbacks, which also abandons a start-up
+ * download in progress (its temporary files are removed as it gives up).
+ */
 async function shutdown(signal: string): Promise<void> {
   if (closing) return;
   closing = true;
@@ -55,12 +62,32 @@ async function shutdown(signal: string): Promise<void> {
     logger.error({ ms: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time; exiting');
     logger.flush(() => process.exit(1));
   }, SHUTDOWN_DEADLINE_MS);
-  // Front first, so nothing new reaches the API while it drains.
+  // A keep-alive connection whose request was in flight when closing began
+  // turns idle afterwards, and Node would hold it for the whole keep-alive
+  // timeout: idle connections are closed as they appear.
+  const sweep = setInterval(() => {
+    for (const server of [web, api]) server?.server.closeIdleConnections();
+  }, IDLE_SWEEP_MS);
   for (const [listener, server] of [['front', web], ['api', api]] as const) {
+    if (!server) continue;
     await server.close();
     logger.info({ listener }, 'listener closed');
   }
+  clearInterval(sweep);
+  // Start-up steps give up once stopping; their clean-up must finish before the exit.
+  await booting;
   clearTimeout(deadline);
   logger.flush(() => process.exit(0));
 }
-for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(signal));
+
+await keepTickObjectShape();
+const api = await buildApi({ config, logger });
+onSignal = (signal) => void shutdown(signal);
+await api.ready();
+booting = api.lifecycle.boot();
+await booting;
+// A signal during start-up: shutdown() has the process; nothing more starts.
+if (closing) await new Promise<never>(() => {});
+await listen(api, 'api', config.BACKEND_PORT);
+web = await buildWeb({ logger, frontendDir: config.FRONTEND_DIR, api });
+await listen(web, 'front', config.FRONTEND_PORT);

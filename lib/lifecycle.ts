@@ -21,6 +21,7 @@ export interface BootStep {
 export class Lifecycle {
   private readonly bootSteps: BootStep[] = [];
   private readonly stoppers: Array<{ name: string; stop: () => void | Promise<void> }> = [];
+  private readonly stopRequested = new AbortController();
 
   constructor(private readonly logger: Logger) {}
 
@@ -33,6 +34,11 @@ export class Lifecycle {
     return this.bootSteps;
   }
 
+  /** Aborted when shutdown begins, even in the middle of start-up: a download in progress gives up and tidies its files. */
+  get stopping(): AbortSignal {
+    return this.stopRequested.signal;
+  }
+
   onStop(name: string, stop: () => void | Promise<void>): void {
     this.stoppers.push({ name, stop });
   }
@@ -40,6 +46,7 @@ export class Lifecycle {
   async boot(): Promise<void> {
     for (const phase of BOOT_PHASES) {
       for (const step of this.steps.filter((s) => s.phase === phase)) {
+        if (this.stopping.aborted) return;
         const started = Date.now();
         try {
           await step.run();
@@ -53,6 +60,7 @@ export class Lifecycle {
 
   /** Runs the shutdown callbacks, newest first; one that fails or hangs is logged and skipped, so shutdown always ends. */
   async stop(timeoutMs = STOP_TIMEOUT_MS): Promise<void> {
+    this.stopRequested.abort();
     for (const { name, stop } of this.stoppers.splice(0).reverse()) {
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<'timeout'>((resolve) => {

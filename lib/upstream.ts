@@ -23,6 +23,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** text(), json() and okJson() refuse a body longer than this (default UPSTREAM_MAX_BODY_BYTES). */
   maxBytes?: number;
+  /** Aborts the request, body included, like the timeout (a download cut short by shutdown). */
+  signal?: AbortSignal;
 }
 
 // Every JSON or text answer we read is well under a megabyte; the cap is there
@@ -120,7 +122,7 @@ export class Upstream {
         method,
         headers,
         body: options.body ?? null,
-        signal: controller.signal,
+        signal: options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal,
         dispatcher: this.dispatcher,
       });
       const body = res.body as unknown as Readable;

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,6 +9,7 @@ import bz2 from 'unbzip2-stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Upstream } from '../../lib/upstream.js';
 import { redactUrl } from '../../lib/logger.js';
+import { byteCap } from '../../lib/byte-cap.js';
 import { parseAsRel, type AsGraph } from './graph.js';
 import { parseAsOrg, type AsOrgs } from './orgs.js';
 import { AUTO_UPDATE, PeriodicCheck } from '../../lib/periodic-check.js';
@@ -54,6 +55,11 @@ const MIN_SIZE_RATIO = 0.5;
 // Parsing works one read chunk at a time between yields; 16 KiB keeps each
 // turn to a millisecond or two even before the parser is optimised.
 const READ_CHUNK = 16 * 1024;
+// Both snapshots are about 3 MB packed and 15–20 MB unpacked; far past that, a
+// download (or what it unpacks to) is refused before it fills the disk.
+const MAX_PACKED_BYTES = 64 * 1024 * 1024;
+const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
+const DOWNLOAD_SUFFIX = '.download';
 
 interface State {
   relationships?: string;
@@ -65,6 +71,8 @@ export interface AsnDatasetsOptions {
   dataDir: string;
   logger: FastifyBaseLogger;
   downloadTimeoutMs?: number;
+  /** Shutdown: a download in progress is abandoned and its temporary file removed. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -83,6 +91,7 @@ export class AsnDatasets extends EventEmitter {
   private readonly upstream: Upstream;
   private readonly logger: FastifyBaseLogger;
   private readonly downloadTimeoutMs: number;
+  private readonly signal?: AbortSignal;
   private checking: Promise<void> | null = null;
   private stateWrites: Promise<void> = Promise.resolve();
   private readonly updates: PeriodicCheck;
@@ -93,6 +102,7 @@ export class AsnDatasets extends EventEmitter {
     this.dir = join(options.dataDir, 'asn');
     this.logger = options.logger;
     this.downloadTimeoutMs = options.downloadTimeoutMs ?? BOOT_DOWNLOAD_MS;
+    this.signal = options.signal;
     this.updates = new PeriodicCheck({
       id: 'asn-datasets-update',
       run: () => this.checkForUpdates(),
@@ -107,12 +117,21 @@ export class AsnDatasets extends EventEmitter {
 
   /** Start-up: loads what is on disk, downloads what is missing or unreadable. Never throws. */
   async bootstrap(): Promise<void> {
+    await this.removeStaleDownloads();
     await Promise.all(
       (Object.keys(KINDS) as DatasetKind[]).map(async (kind) => {
         if (await this.loadFromDisk(kind)) return;
         await this.update(kind, true).catch((err: unknown) => this.logger.warn({ err, dataset: kind }, 'ASN dataset download failed'));
       }),
     );
+  }
+
+  /** Temporary files a process killed in the middle of a download left behind. */
+  private async removeStaleDownloads(): Promise<void> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const stale = names.filter((name) => name.endsWith(DOWNLOAD_SUFFIX));
+    await Promise.all(stale.map((name) => rm(join(this.dir, name), { force: true })));
+    if (stale.length > 0) this.logger.info({ removed: stale }, 'removed temporary files of an interrupted download');
   }
 
   /** Loads the snapshot on disk; false when there is none or it does not parse. */
@@ -166,15 +185,21 @@ export class AsnDatasets extends EventEmitter {
       return false;
     }
     await mkdir(this.dir, { recursive: true });
-    const tmp = `${this.path(kind)}.${process.pid}.download`;
+    const tmp = `${this.path(kind)}.${process.pid}${DOWNLOAD_SUFFIX}`;
     try {
       const url = spec.listing + newest;
-      const res = await this.upstream.request(url, { timeoutMs: this.downloadTimeoutMs });
+      const res = await this.upstream.request(url, { timeoutMs: this.downloadTimeoutMs, signal: this.signal });
       if (res.status !== 200) {
         res.body.destroy();
         throw new Error(`download of ${redactUrl(url)} answered ${res.status}`);
       }
-      await pipeline(res.body, spec.decompress(), createWriteStream(tmp));
+      await pipeline(
+        res.body,
+        byteCap(MAX_PACKED_BYTES, `${newest}`),
+        spec.decompress(),
+        byteCap(MAX_UNPACKED_BYTES, `${newest} unpacked`),
+        createWriteStream(tmp),
+      );
       const data = await spec.parse(createReadStream(tmp, { highWaterMark: READ_CHUNK }));
       const current = kind === 'relationships' ? this.graph : this.orgs;
       if (current && spec.size(data) < spec.size(current) * MIN_SIZE_RATIO) {

@@ -9,6 +9,8 @@ import { Reader, type AsnResponse, type CityResponse } from 'maxmind';
 import * as tar from 'tar';
 import { redactUrl } from '../../lib/logger.js';
 import { UpstreamError, type Upstream, type UpstreamResponse } from '../../lib/upstream.js';
+import { byteCap } from '../../lib/byte-cap.js';
+import { isPublicIp } from '../../schemas/guards.js';
 import { AUTO_UPDATE, PeriodicCheck } from '../../lib/periodic-check.js';
 
 /** The two databases, by MaxMind edition id (also their file names under the geo folder). */
@@ -24,6 +26,12 @@ const BOOT_DOWNLOAD_CAP_MS = 5 * 60 * 1000;
 const WATCH_DEBOUNCE_MS = 300;
 const MAX_REDIRECTS = 5;
 const DOWNLOAD_HOST = 'download.maxmind.com';
+// GeoLite2-City is about 35 MB packed and 60 MB unpacked; the commercial and
+// DB-IP city files are about twice that. Far past those, a download is refused.
+const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
+const MAX_DATABASE_BYTES = 512 * 1024 * 1024;
+const MAX_CHECKSUM_BYTES = 4096;
+const WORK_PREFIX = '.download-';
 
 type Readers = { city?: Reader<CityResponse>; asn?: Reader<AsnResponse> };
 
@@ -36,6 +44,10 @@ export interface GeoDatabasesOptions {
   logger: FastifyBaseLogger;
   /** The cap on the boot download and on each scheduled download; 5 minutes unless a test shortens it. */
   downloadCapMs?: number;
+  /** The most bytes an archive may have; 256 MiB unless a test lowers it. */
+  maxArchiveBytes?: number;
+  /** Shutdown: a download in progress is abandoned and its temporary folder removed. */
+  signal?: AbortSignal;
 }
 
 /** A decoded-record cache per reader: hot networks are decoded once, memory stays bounded. */
@@ -110,6 +122,7 @@ export class GeoDatabases {
   /** The boot step: downloads each missing database (credentials permitting, within the 5-minute cap), then loads both. */
   async bootstrap(): Promise<void> {
     await mkdir(this.options.dir, { recursive: true });
+    await this.removeStaleWork();
     const missing: Edition[] = [];
     for (const edition of EDITION_KEYS) if (!(await exists(this.path(edition)))) missing.push(edition);
     if (missing.length > 0 && this.hasCredentials) {
@@ -125,6 +138,13 @@ export class GeoDatabases {
       this.log.warn({ missing: missing.map((e) => EDITIONS[e]) }, 'geo databases missing and no download credentials set');
     }
     await this.loadAll();
+  }
+
+  /** Temporary folders a process killed in the middle of a download left behind. */
+  private async removeStaleWork(): Promise<void> {
+    const stale = (await readdir(this.options.dir)).filter((name) => name.startsWith(WORK_PREFIX));
+    await Promise.all(stale.map((name) => rm(join(this.options.dir, name), { recursive: true, force: true })));
+    if (stale.length > 0) this.log.info({ removed: stale }, 'removed temporary folders of an interrupted download');
   }
 
   async loadAll(): Promise<void> {
@@ -177,15 +197,18 @@ export class GeoDatabases {
 
   /**
    * One request to the download service. It answers with a redirect to signed
-   * storage, so redirects are followed; the credentials go to its own host only.
+   * storage, so redirects are followed, but only over HTTPS to a public host,
+   * and the credentials go to the service's own host only.
    */
   private async fetch(url: string, method: 'GET' | 'HEAD', deadline: number): Promise<UpstreamResponse> {
     const auth = 'Basic ' + Buffer.from(`${this.options.accountId}:${this.options.licenseKey}`).toString('base64');
     let current = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      const target = new URL(current);
+      refuseUnsafeTarget(target);
       const timeoutMs = Math.max(1, deadline - Date.now());
-      const headers = new URL(current).host === DOWNLOAD_HOST ? { authorization: auth } : {};
-      const res = await this.options.upstream.request(current, { method, headers, timeoutMs });
+      const headers = target.host === DOWNLOAD_HOST ? { authorization: auth } : {};
+      const res = await this.options.upstream.request(current, { method, headers, timeoutMs, signal: this.options.signal });
       const location = res.headers.location;
       if (res.status >= 300 && res.status < 400 && typeof location === 'string') {
         res.body.destroy();
@@ -225,15 +248,20 @@ export class GeoDatabases {
   async download(edition: Edition, deadline: number): Promise<void> {
     const name = EDITIONS[edition];
     await mkdir(this.options.dir, { recursive: true });
-    const work = join(this.options.dir, `.download-${name}-${randomBytes(6).toString('hex')}`);
+    const work = join(this.options.dir, `${WORK_PREFIX}${name}-${randomBytes(6).toString('hex')}`);
     await mkdir(work);
     try {
       const sumRes = await this.fetch(this.url(edition, 'tar.gz.sha256'), 'GET', deadline);
-      const expected = /^\s*([a-f0-9]{64})\b/i.exec(await readText(sumRes))?.[1]?.toLowerCase();
+      const expected = /^\s*([a-f0-9]{64})\b/i.exec(await readText(sumRes, MAX_CHECKSUM_BYTES))?.[1]?.toLowerCase();
       if (!expected) throw new Error(`${name}: checksum file is not a SHA-256 sum`);
 
       const archive = join(work, `${name}.tar.gz`);
       const res = await this.fetch(this.url(edition, 'tar.gz'), 'GET', deadline);
+      const maxArchive = this.options.maxArchiveBytes ?? MAX_ARCHIVE_BYTES;
+      if (Number(res.headers['content-length']) > maxArchive) {
+        res.body.destroy();
+        throw new UpstreamError(`${name}: the archive is over ${maxArchive} bytes; refused`);
+      }
       const lastModified = Date.parse(String(res.headers['last-modified'] ?? ''));
       const hash = createHash('sha256');
       const hashing = new Transform({
@@ -242,11 +270,22 @@ export class GeoDatabases {
           done(null, chunk);
         },
       });
-      await pipeline(res.body, hashing, createWriteStream(archive));
+      await pipeline(res.body, byteCap(maxArchive, `${name} archive`), hashing, createWriteStream(archive));
       const actual = hash.digest('hex');
       if (actual !== expected) throw new Error(`${name}: checksum mismatch (expected ${expected}, got ${actual})`);
 
-      await tar.x({ file: archive, cwd: work, strict: true, filter: (path) => basename(path) === `${name}.mmdb` });
+      let oversized = false;
+      await tar.x({
+        file: archive,
+        cwd: work,
+        strict: true,
+        filter: (path, entry) => {
+          if (basename(path) !== `${name}.mmdb`) return false;
+          oversized ||= ('size' in entry ? entry.size : 0) > MAX_DATABASE_BYTES;
+          return !oversized;
+        },
+      });
+      if (oversized) throw new UpstreamError(`${name}: the database in the archive is over ${MAX_DATABASE_BYTES} bytes; refused`);
       const entries = (await readdir(work, { recursive: true })) as string[];
       const found = entries.find((entry) => basename(entry) === `${name}.mmdb`);
       if (!found) throw new Error(`${name}: archive holds no ${name}.mmdb`);
@@ -312,8 +351,21 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-async function readText(res: UpstreamResponse): Promise<string> {
+async function readText(res: UpstreamResponse, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of res.body) chunks.push(chunk as Buffer);
+  await pipeline(res.body, byteCap(maxBytes, 'the checksum file'), async function* (source) {
+    for await (const chunk of source) chunks.push(chunk as Buffer);
+  });
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A download (or a redirect it follows) goes only to a public host over
+ * HTTPS: never plain HTTP, where the credentials or the file could be read or
+ * changed on the way, and never this machine or its network.
+ */
+function refuseUnsafeTarget(url: URL): void {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const local = host === 'localhost' || host.endsWith('.localhost') || (/^[\d.]+$|:/.test(host) && !isPublicIp(host));
+  if (url.protocol !== 'https:' || local) throw new UpstreamError(`refusing to download from ${redactUrl(`${url.protocol}//${url.host}${url.pathname}`)}: only HTTPS to a public host`);
 }

@@ -11,7 +11,7 @@ import connectivity from './connectivity.js';
  * and the connectivity graph read.
  */
 const asn: FastifyPluginAsyncTypebox = async (app) => {
-  const datasets = new AsnDatasets({ upstream: app.upstream, dataDir: fromAppRoot(app.config.DATA_DIR), logger: app.log });
+  const datasets = new AsnDatasets({ upstream: app.upstream, dataDir: fromAppRoot(app.config.DATA_DIR), logger: app.log, signal: app.lifecycle.stopping });
   app.lifecycle.addStep({ phase: 'asn-datasets', name: 'asn-datasets', run: () => datasets.bootstrap() });
   if (app.config.ASNDATA_AUTO_UPDATE) {
     app.lifecycle.addStep({ phase: 'background', name: 'asn-datasets-updater', run: async () => datasets.startAutoUpdate() });

@@ -47,6 +47,7 @@ const geo: FastifyPluginAsyncTypebox = async (app) => {
     accountId: app.config.GEODB_ACCOUNT_ID,
     licenseKey: app.config.GEODB_LICENSE_KEY,
     logger: app.log,
+    signal: app.lifecycle.stopping,
   });
   geoDatabasesOf.set(app.lifecycle, databases);
   app.lifecycle.addStep({

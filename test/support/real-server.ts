@@ -18,10 +18,9 @@ export interface Running {
 
 /**
  * server.ts as production runs it, on free ports, with its standard output
- * kept line by line. Ready once the front listener, which starts last,
- * answers: whatever LOG_LEVEL and LOG_FORMAT leave in the log.
+ * kept line by line; returns as soon as the process is started.
  */
-export async function startServer(env: Record<string, string>): Promise<Running> {
+export async function spawnServer(env: Record<string, string>): Promise<Running> {
   const [apiPort, frontPort] = (await freePorts(2)) as [number, number];
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     cwd: APP_ROOT,
@@ -37,26 +36,33 @@ export async function startServer(env: Record<string, string>): Promise<Running>
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let exited = false;
   const exit = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  void exit.then(() => (exited = true));
   const text: string[] = [];
   const lines: Array<Record<string, unknown>> = [];
   createInterface({ input: child.stdout! }).on('line', (line) => {
     text.push(line);
     if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
   });
-  const frontUrl = `http://127.0.0.1:${frontPort}`;
+  return { child, text, lines, apiUrl: `http://127.0.0.1:${apiPort}`, frontUrl: `http://127.0.0.1:${frontPort}`, exit };
+}
+
+/**
+ * spawnServer, ready once the front listener, which starts last, answers:
+ * whatever LOG_LEVEL and LOG_FORMAT leave in the log.
+ */
+export async function startServer(env: Record<string, string>): Promise<Running> {
+  const server = await spawnServer(env);
+  let exited = false;
+  void server.exit.then(() => (exited = true));
   for (;;) {
-    if (exited) throw new Error(`server exited early: ${text.join('\n')}`);
+    if (exited) throw new Error(`server exited early: ${server.text.join('\n')}`);
     try {
-      await (await request(`${frontUrl}/`)).body.dump();
-      break;
+      await (await request(`${server.frontUrl}/`)).body.dump();
+      return server;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  return { child, text, lines, apiUrl: `http://127.0.0.1:${apiPort}`, frontUrl, exit };
 }
 
 /** Stops the server with SIGTERM and waits for it; the whole log is then in. */

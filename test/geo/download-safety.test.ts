@@ -1,0 +1,133 @@
+import { test, after, before, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { FakeUpstream } from '../support/fake-upstream.js';
+import { LogCapture } from '../support/app.js';
+import { spawnServer } from '../support/real-server.js';
+import { Upstream } from '../../lib/upstream.js';
+import { GeoDatabases } from '../../datasets/geo/databases.js';
+import { AsnDatasets } from '../../datasets/asn/store.js';
+import { cityDatabase } from '../support/sample-geo-databases.js';
+import { MAXMIND_HOST, maxmindArchive, sha256 } from '../support/fake-maxmind.js';
+
+const CITY_PATH = '/geoip/databases/GeoLite2-City/download';
+
+let fake: FakeUpstream;
+let work: string;
+before(async () => {
+  fake = await FakeUpstream.start();
+});
+after(() => fake.close());
+beforeEach(async () => {
+  fake.reset();
+  work = await mkdtemp(join(tmpdir(), 'geo-safety-'));
+});
+afterEach(() => rm(work, { recursive: true, force: true }));
+
+function databases(maxArchiveBytes?: number) {
+  const logs = new LogCapture();
+  const logger = pino({ level: 'debug' }, logs);
+  const dbs = new GeoDatabases({
+    dir: join(work, 'geo'),
+    upstream: new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: fake.origin, logger }),
+    accountId: '12345',
+    licenseKey: 'licence-secret',
+    logger,
+    maxArchiveBytes,
+  });
+  return { dbs, logs };
+}
+
+/** The checksum answers; the archive request is redirected to `location`. */
+function redirectArchiveTo(location: string, tgz: Buffer): void {
+  fake.on('GET', MAXMIND_HOST, CITY_PATH, (req, res) => {
+    if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(tgz)}  x.tar.gz\n`);
+    res.writeHead(302, { location }).end();
+  });
+}
+
+test('a redirect to plain HTTP, this machine or a private network is refused before any request goes there', async () => {
+  const tgz = maxmindArchive('city', cityDatabase());
+  const targets = [
+    ['http://download.maxmind.com/plain/GeoLite2-City.tar.gz', MAXMIND_HOST, '/plain'],
+    ['http://storage.example/plain/GeoLite2-City.tar.gz', 'storage.example', '/plain'],
+    ['https://127.0.0.1/x.tar.gz', '127.0.0.1', '/'],
+    ['https://[::1]/x.tar.gz', '[::1]', '/'],
+    ['https://10.1.2.3/x.tar.gz', '10.1.2.3', '/'],
+    ['https://169.254.169.254/latest/x.tar.gz', '169.254.169.254', '/'],
+    ['https://metadata.localhost/x.tar.gz', 'metadata.localhost', '/'],
+    ['file:///etc/passwd', '', '/'],
+  ] as const;
+  for (const [location, host, path] of targets) {
+    fake.reset();
+    redirectArchiveTo(location, tgz);
+    const { dbs } = databases();
+    await assert.rejects(dbs.download('city', Date.now() + 60_000), /only HTTPS to a public host/, location);
+    assert.equal(host ? fake.requestsTo(host, path).length : 0, 0, `nothing sent to ${location}`);
+    assert.equal(dbs.city, undefined);
+  }
+  const credentialsSent = fake.requests.filter((r) => r.headers.authorization !== undefined);
+  assert.ok(credentialsSent.every((r) => r.host === MAXMIND_HOST), 'credentials only ever go to the download service');
+});
+
+test('an archive over the byte cap is refused, by its Content-Length or as it streams, and its folder removed', async () => {
+  const tgz = maxmindArchive('city', cityDatabase());
+  const cap = Math.floor(tgz.length / 2);
+  for (const chunked of [false, true]) {
+    fake.reset();
+    fake.on('GET', MAXMIND_HOST, CITY_PATH, (req, res) => {
+      if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(tgz)}  x.tar.gz\n`);
+      res.writeHead(200, chunked ? {} : { 'content-length': String(tgz.length) });
+      res.end(tgz);
+    });
+    const { dbs } = databases(cap);
+    await assert.rejects(dbs.download('city', Date.now() + 60_000), new RegExp(`over ${cap} bytes`));
+    assert.deepEqual(await readdir(join(work, 'geo')), [], 'no temporary folder left');
+  }
+});
+
+test('temporary folders an interrupted download left are removed at start-up; the AS datasets do the same with their files', async () => {
+  const geo = join(work, 'geo');
+  await mkdir(join(geo, '.download-GeoLite2-City-abcdef012345'), { recursive: true });
+  await writeFile(join(geo, '.download-GeoLite2-City-abcdef012345', 'GeoLite2-City.tar.gz'), 'partial');
+  const { dbs, logs } = databases();
+  fake.on('*', MAXMIND_HOST, /./, { status: 503 });
+  await dbs.bootstrap();
+  assert.deepEqual(await readdir(geo), []);
+  assert.equal(logs.find('removed temporary folders of an interrupted download').length, 1);
+
+  const asn = join(work, 'asn');
+  await mkdir(asn, { recursive: true });
+  await writeFile(join(asn, 'as-rel2.txt.4242.download'), 'partial');
+  const asnLogs = new LogCapture();
+  const logger = pino({ level: 'debug' }, asnLogs);
+  const datasets = new AsnDatasets({ upstream: new Upstream({ timeoutMs: 1000, siteUrl: '', overrideOrigin: fake.origin, logger }), dataDir: work, logger });
+  await datasets.bootstrap();
+  assert.ok(!(await readdir(asn)).some((name) => name.endsWith('.download')));
+  assert.equal(asnLogs.find('removed temporary files of an interrupted download').length, 1);
+});
+
+test('SIGTERM during the boot download: the process stops cleanly, exit 0, no temporary folder left', async () => {
+  const tgz = maxmindArchive('city', cityDatabase());
+  // The archive arrives in part and then stalls, as a long download does.
+  fake.on('*', MAXMIND_HOST, /^\/geoip\/databases\//, (req, res) => {
+    if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(tgz)}  x.tar.gz\n`);
+    res.writeHead(200, { 'content-length': String(tgz.length) });
+    res.write(tgz.subarray(0, 100));
+  });
+  const dataDir = join(work, 'data');
+  const server = await spawnServer({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, GEODB_ACCOUNT_ID: '12345', GEODB_LICENSE_KEY: 'licence-secret', DATA_DIR: dataDir });
+  // The server never gets to listen while its download stalls; the fake tells when it is under way.
+  for (let i = 0; i < 600 && fake.requestsTo(MAXMIND_HOST).filter((r) => r.query.get('suffix') === 'tar.gz').length === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.ok((await readdir(join(dataDir, 'geo'))).some((name) => name.startsWith('.download-')), 'the download is under way');
+  server.child.kill('SIGTERM');
+  const [code] = await server.exit;
+  assert.equal(code, 0);
+  assert.deepEqual((await readdir(join(dataDir, 'geo'))).filter((name) => name.startsWith('.download-')), []);
+  assert.ok(server.lines.some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM'));
+});

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, type Config } from './fastify.config.js';
 import { createLogger } from './lib/logger.js';
+import { secretValues } from './lib/secrets.js';
 import { buildApi } from './app.js';
 import { buildWeb } from './web/app.js';
 import { keepTickObjectShape } from './lib/tick-shape.js';
@@ -21,7 +22,7 @@ try {
   process.exit(1);
 }
 
-const logger = createLogger(config);
+const logger = createLogger(config, undefined, secretValues(config));
 for (const name of ['UPSTREAM_OVERRIDE_ORIGIN', 'DNS_OVERRIDE_SERVER', 'WHOIS_OVERRIDE_SERVER'] as const) {
   if (config[name]) logger.warn({ [name]: config[name] }, `${name} is set: upstream traffic is redirected`);
 }

@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyHttpOptions
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../fastify.config.js';
 import { lazyRequestLoggers } from './request-logger.js';
+import { SecretScrubber } from './secrets.js';
 
 // Header values and query keys that carry credentials; they never reach a log line.
 const REDACT_PATHS = [
@@ -14,10 +15,17 @@ const REDACT_PATHS = [
   'cookie',
 ];
 
-export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>, destination?: DestinationStream): Logger {
+/**
+ * The service's one logger. `secrets` (see lib/secrets.ts) are replaced in
+ * every line as it is written, whatever carried them there: an upstream's
+ * error text, an error's stack, a URL.
+ */
+export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>, destination?: DestinationStream, secrets: readonly string[] = []): Logger {
+  const scrubber = new SecretScrubber(secrets);
   const options = {
     level: config.LOG_LEVEL,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    ...(scrubber.empty ? {} : { hooks: { streamWrite: (line: string) => scrubber.scrub(line) } }),
   };
   if (destination) return pino(options, destination);
   if (config.LOG_FORMAT === 'json') return pino(options, pino.destination({ fd: 1, sync: false }));

@@ -9,6 +9,7 @@ import jsonBody from './json-body.js';
 import refererGate from './referer-gate.js';
 import guards from './guards.js';
 import errors from './errors.js';
+import secretScrub from './secret-scrub.js';
 import loadShedding from './load-shedding.js';
 
 /**
@@ -29,6 +30,7 @@ export default fp(
     await app.register(refererGate);
     await app.register(guards);
     await app.register(errors);
+    await app.register(secretScrub);
     // After the spec's chain, so its order stays as written; still an onRequest
     // hook, so a refused request is never parsed, gated or handled.
     if (app.config.LOAD_SHEDDING) await app.register(loadShedding);

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyPluginAsync, InjectOptions } from 'fastify
 import type { Dispatcher } from 'undici';
 import { loadConfig } from '../../fastify.config.js';
 import { createLogger } from '../../lib/logger.js';
+import { secretValues } from '../../lib/secrets.js';
 import { buildApi } from '../../app.js';
 
 /** Collects the JSON log lines a test's app writes. */
@@ -43,7 +44,7 @@ export async function buildTestApiWith(env: Record<string, string>, routes: Fast
   // causes by itself; only its own test turns it on.
   const config = loadConfig({ LOG_LEVEL: 'debug', DATA_DIR: '/nonexistent-test-data', LOAD_SHEDDING: 'false', ...env });
   const logs = new LogCapture();
-  const app = await buildApi({ config, logger: createLogger(config, logs), dispatcher });
+  const app = await buildApi({ config, logger: createLogger(config, logs, secretValues(config)), dispatcher });
   await app.register(routes, { prefix: '/api' });
   await app.ready();
   return { app, logs };

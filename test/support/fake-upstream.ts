@@ -85,7 +85,7 @@ export class FakeUpstream {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
-  /** Answers `method` requests for `https://host/path` (path exact, or a RegExp on the path). */
+  /** Answers `method` requests for `https://host/path` (path exact, or a RegExp on the path; host `*` is any host). */
   on(method: string, host: string, path: string | RegExp, reply: Canned | Handler): this {
     this.routes.unshift({ method: method.toUpperCase(), host, path, reply });
     return this;
@@ -114,7 +114,7 @@ export class FakeUpstream {
     const route = this.routes.find(
       (r) =>
         (r.method === method || r.method === '*') &&
-        r.host === host &&
+        (r.host === host || r.host === '*') &&
         (typeof r.path === 'string' ? r.path === recorded.path : r.path.test(recorded.path)),
     );
     if (!route) {

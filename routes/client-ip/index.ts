@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { firstClientIp } from '../../lib/client-ip.js';
+import { clientIp } from '../../lib/client-ip.js';
 import { HttpError } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 
@@ -9,20 +9,18 @@ const ClientIp = Type.Object({
   family: Type.Union([Type.Literal('IPv4'), Type.Literal('IPv6')]),
 });
 
-const isAddress = (candidate: string) => isIP(candidate) !== 0;
-
 /**
  * GET /api/client-ip (ours, not in the spec): the visitor's own address as
  * this service resolves it, for the site's home page. Never cached: it is
  * the caller's own.
  */
-const clientIp: FastifyPluginAsyncTypebox = async (app) => {
+const clientIpRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/client-ip', { schema: { response: { 200: ClientIp, 500: ErrorBody } } }, async (request) => {
-    const ip = firstClientIp(request, isAddress);
+    const ip = clientIp(request);
     // Only a request whose socket closed before it was read has no address at all.
-    if (ip === undefined) throw new HttpError(500, 'Client address unknown');
+    if (!ip) throw new HttpError(500, 'Client address unknown');
     return { ip, family: isIP(ip) === 4 ? ('IPv4' as const) : ('IPv6' as const) };
   });
 };
 
-export default clientIp;
+export default clientIpRoute;

@@ -136,8 +136,8 @@ export class Upstream {
     }
   }
 
-  /** The whole body as text; a body over `maxBytes` is abandoned with an UpstreamError. */
-  async text(url: string, options: CallOptions = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  /** The whole body; a body over `maxBytes` is abandoned with an UpstreamError. */
+  async bytes(url: string, options: CallOptions = {}): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }> {
     const maxBytes = options.maxBytes ?? UPSTREAM_MAX_BODY_BYTES;
     const res = await this.request(url, options);
     const tooLarge = () => {
@@ -152,7 +152,13 @@ export class Upstream {
       if (length > maxBytes) throw tooLarge();
       chunks.push(chunk as Buffer);
     }
-    return { status: res.status, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
+    return { status: res.status, headers: res.headers, bytes: Buffer.concat(chunks) };
+  }
+
+  /** The whole body as text; a body over `maxBytes` is abandoned with an UpstreamError. */
+  async text(url: string, options: CallOptions = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+    const { status, headers, bytes } = await this.bytes(url, options);
+    return { status, headers, text: bytes.toString('utf8') };
   }
 
   /** The body parsed as JSON, whatever the status; a body that is not JSON throws UpstreamError. */

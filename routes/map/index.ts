@@ -3,9 +3,12 @@ import { defineGuard, guarded } from '../../schemas/guards.js';
 import { pickKey } from '../../lib/keys.js';
 import { ApiKeyMissing } from '../../lib/private-api.js';
 import { UPSTREAM_ERROR, UPSTREAM_FETCH_FAILED } from '../../lib/http-error.js';
+import { UpstreamError } from '../../lib/upstream.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 
 const ONE_YEAR = 365 * 24 * 60 * 60;
+// A 640×320 map at scale 2 is 100–300 KB; far past that, the answer is not a map.
+const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 
 // Plain decimal notation only: exponents, hex, `Infinity` and blanks never
 // reach the upstream URL; the number is re-printed from its parsed value.
@@ -60,7 +63,11 @@ function staticMapUrl(latitude: string, longitude: string, language: string, dar
   return `https://maps.googleapis.com/maps/api/staticmap?${params}`;
 }
 
-/** GET /api/map: a Google Static Maps JPEG around a point, streamed through as it arrives. */
+/**
+ * GET /api/map: a Google Static Maps JPEG around a point. The image is read
+ * whole (capped) before anything is sent, so only a complete image, and only
+ * an image, goes out with the one-year cache; anything else is an upstream error.
+ */
 const map: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/map',
@@ -72,7 +79,7 @@ const map: FastifyPluginAsyncTypebox = async (app) => {
           language: guarded('mapLanguage'),
           CanvasMode: Type.Optional(Type.String({ maxLength: 16 })),
         }),
-        response: { 200: Type.Unknown({ description: 'the upstream image bytes, streamed' }), 400: ErrorBody, 500: ErrorBody, 502: ErrorBody },
+        response: { 200: Type.Unknown({ description: 'the upstream image bytes' }), 400: ErrorBody, 500: ErrorBody, 502: ErrorBody },
       },
       config: { cacheTtl: ONE_YEAR },
     },
@@ -82,20 +89,17 @@ const map: FastifyPluginAsyncTypebox = async (app) => {
       const { latitude, longitude, language, CanvasMode } = request.query as { latitude: string; longitude: string; language: string; CanvasMode?: string };
       let upstream;
       try {
-        upstream = await app.upstream.request(staticMapUrl(latitude, longitude, language, CanvasMode === 'Dark', key));
+        upstream = await app.upstream.bytes(staticMapUrl(latitude, longitude, language, CanvasMode === 'Dark', key), { maxBytes: MAX_IMAGE_BYTES });
       } catch (err) {
         request.log.warn({ err }, 'static map fetch failed');
-        return reply.code(502).send({ error: UPSTREAM_FETCH_FAILED });
-      }
-      if (upstream.status < 200 || upstream.status >= 300) {
-        // Drained so the connection returns to the pool instead of waiting for the timeout.
-        upstream.body.resume();
-        request.log.warn({ status: upstream.status }, 'static map upstream answered an error');
-        return reply.code(502).send({ error: UPSTREAM_ERROR });
+        return reply.code(502).send({ error: err instanceof UpstreamError ? UPSTREAM_ERROR : UPSTREAM_FETCH_FAILED });
       }
       const type = upstream.headers['content-type'];
-      reply.header('content-type', typeof type === 'string' && type ? type : 'image/jpeg');
-      return reply.send(upstream.body);
+      if (upstream.status < 200 || upstream.status >= 300 || typeof type !== 'string' || !type.startsWith('image/')) {
+        request.log.warn({ status: upstream.status, contentType: type }, 'static map upstream answered no image');
+        return reply.code(502).send({ error: UPSTREAM_ERROR });
+      }
+      return reply.header('content-type', type).send(upstream.bytes);
     },
   );
 };

@@ -2,9 +2,10 @@ import type { FastifyTypeProviderDefault } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { guarded } from '../../schemas/guards.js';
-import { PROVIDERS } from './providers.js';
-import { Detail, Overview, StatusPoller } from './poller.js';
 import { ErrorBody } from '../../schemas/error-body.js';
+import { PROVIDERS } from './providers.js';
+import { StatusPoller } from './poller.js';
+import { Detail, Overview } from './schemas.js';
 
 const FIVE_MINUTES = 5 * 60;
 
@@ -35,7 +36,7 @@ const serviceStatus: FastifyPluginAsyncTypebox = async (app) => {
       config: { cacheTtl: FIVE_MINUTES },
     },
     async (request, reply) => {
-      // The guard has checked the slug against the same list the poller holds.
+      // The guard has checked the id against the same list the poller holds.
       const detail = poller.detail(request.query.id as string);
       if (detail === undefined) return reply.code(400).send({ error: 'Invalid provider id' });
       return detail;

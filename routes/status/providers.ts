@@ -3,13 +3,18 @@ import { Value } from 'typebox/value';
 import { defineGuard } from '../../schemas/guards.js';
 import list from './providers.json' with { type: 'json' };
 
+/**
+ * One status page. Every provider publishes Atlassian Statuspage's v2 JSON
+ * (`{page}/api/v2/summary.json` and `incidents.json`); a few are hosted by
+ * vendors serving the same endpoints. `page` is also the link the site shows.
+ */
 export const Provider = Type.Object(
   {
-    slug: Type.String({ pattern: '^[a-z0-9-]{1,32}$' }),
+    id: Type.String({ pattern: '^[a-z0-9-]{1,32}$' }),
     name: Type.String({ minLength: 1, maxLength: 64 }),
-    url: Type.String({ pattern: '^https://[a-z0-9.-]+$' }),
-    // Only Atlassian Statuspage's summary.json / incidents.json is read today.
-    format: Type.Literal('statuspage'),
+    page: Type.String({ pattern: '^https://[a-z0-9.-]+$' }),
+    /** Top-level component ids left out of the detail (a page's note rows that are no service). */
+    hiddenComponents: Type.Optional(Type.Array(Type.String())),
   },
   { additionalProperties: false },
 );
@@ -21,17 +26,17 @@ function load(): Provider[] {
   const [first] = Value.Errors(ProviderList, list);
   if (first) throw new Error(`routes/status/providers.json is invalid at ${first.instancePath}: ${first.message}`);
   const providers = list as Provider[];
-  if (new Set(providers.map((p) => p.slug)).size !== providers.length) throw new Error('routes/status/providers.json repeats a slug');
+  if (new Set(providers.map((p) => p.id)).size !== providers.length) throw new Error('routes/status/providers.json repeats an id');
   return providers;
 }
 
-/** The service-status providers, in display order; the provider-id guard reads this same list. */
+/** The frontend's 16 service-status providers, in its display order; the provider-id guard reads this same list. */
 export const PROVIDERS: readonly Provider[] = load();
 
-const SLUGS = new Set(PROVIDERS.map((p) => p.slug));
+const IDS = new Set(PROVIDERS.map((p) => p.id));
 
 defineGuard('providerId', {
   missing: 'No provider id provided',
   invalid: 'Invalid provider id',
-  check: (value) => (SLUGS.has(value) ? value : { error: 'Invalid provider id' }),
+  check: (value) => (IDS.has(value) ? value : { error: 'Invalid provider id' }),
 });

@@ -12,12 +12,16 @@ export const FAKE_KV_ENV = {
 /** The telemetry DSN whose ingest the fake answers. */
 export const FAKE_TELEMETRY_DSN = 'https://d41d8cd98f00b204e9800998ecf8427e@o0.ingest.sentry.io/0';
 
-/** Every status page answers with the GitHub Statuspage fixtures. */
+/**
+ * Every provider's status page answers its own Statuspage fixtures
+ * (test/fixtures/<host>/): lights of every colour, grouped and flat pages,
+ * open and resolved incidents, pages without `shortlink` or `started_at`.
+ */
 export function registerStatusPages(fake: FakeUpstream): void {
   for (const provider of PROVIDERS) {
-    const host = new URL(provider.url).host;
-    fake.on('GET', host, '/api/v2/summary.json', { json: fixture('www.githubstatus.com', 'summary.json') });
-    fake.on('GET', host, '/api/v2/incidents.json', { json: fixture('www.githubstatus.com', 'incidents.json') });
+    const host = new URL(provider.page).host;
+    fake.on('GET', host, '/api/v2/summary.json', { json: fixture(host, 'summary.json') });
+    fake.on('GET', host, '/api/v2/incidents.json', { json: fixture(host, 'incidents.json') });
   }
 }
 

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { guarded } from '../../schemas/guards.js';
-import { reportSharingConfigured } from './configured.js';
-import { Report, reportErrors, checkReportRequest } from './schema.js';
-import { ReportStore } from './store.js';
 import { ErrorBody } from '../../schemas/error-body.js';
+import { reportSharingConfigured } from './configured.js';
+import { checkReport, Report } from './schema.js';
+import { MAX_DETAILS, reportProblems } from './details.js';
+import { ReportStore } from './store.js';
 
 export const MAX_REPORT_BYTES = 256 * 1024;
 const TTL_DAYS = [1, 3, 7] as const;
@@ -14,12 +15,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const NOT_CONFIGURED = 'Report sharing is not configured';
 const INVALID_REPORT = 'Invalid report';
 const REPORT_TOO_LARGE = 'Report too large';
-const REPORT_NOT_FOUND = 'Report not found';
+const REPORT_NOT_FOUND = 'Report not found or expired';
+const NOT_POST = ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 const InvalidBody = Type.Object({
   error: Type.Literal(INVALID_REPORT),
-  details: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
+  /** `<path>: <problem>`, e.g. `report.sections.ipinfo.cards[0].countryCode: expected 2-letter country code or empty string`. */
+  details: Type.Array(Type.String(), { maxItems: MAX_DETAILS }),
 });
+
+/** What is stored under an id and answered by GET, as it was written. */
+const StoredReport = Type.Object({ expiresAt: Type.String(), report: Report });
 
 /** `ttlDays` is 1, 3 or 7; anything else, a string "3" included, silently becomes 1. */
 export function normaliseTtlDays(value: unknown): number {
@@ -34,14 +40,15 @@ function newReportId(): string {
 /**
  * POST /api/report and GET /api/report/:id: shareable reports in the
  * key-value store, expiring on their own. Both answer 503 on a deployment
- * without the three store settings, before looking at the request body.
+ * without the three store settings, before looking at the request.
  */
 const reports: FastifyPluginAsyncTypebox = async (app) => {
   const configured = reportSharingConfigured(app.config);
   const store = new ReportStore(app.upstream, app.config);
 
-  // The body is checked in the handler with TypeBox rather than by Fastify's
-  // Ajv, which would strip unknown keys and coerce types instead of rejecting them.
+  // The report is checked in the handler with TypeBox rather than by Fastify's
+  // Ajv, which would strip unknown keys and coerce types instead of rejecting
+  // them, and which cannot run the whitelist's refinements.
   app.post(
     '/report',
     {
@@ -50,7 +57,7 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
           201: Type.Object({ id: Type.String(), expiresAt: Type.String() }),
           400: Type.Union([InvalidBody, ErrorBody]),
           413: ErrorBody,
-          502: ErrorBody,
+          500: ErrorBody,
           503: ErrorBody,
         },
       },
@@ -58,39 +65,45 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       if (!configured) return reply.code(503).send({ error: NOT_CONFIGURED });
       const body = request.body as { report?: unknown; ttlDays?: unknown } | null | undefined;
-      const serialised = JSON.stringify(body?.report);
-      if (serialised !== undefined && Buffer.byteLength(serialised) > MAX_REPORT_BYTES) {
-        return reply.code(413).send({ error: REPORT_TOO_LARGE });
+      const report = typeof body === 'object' && body !== null ? body.report : undefined;
+      if (!checkReport.Check(report)) {
+        return reply.code(400).send({ error: INVALID_REPORT, details: reportProblems(report) });
       }
-      if (!checkReportRequest.Check(body)) {
-        return reply.code(400).send({ error: INVALID_REPORT, details: reportErrors(body) });
-      }
-      const ttlDays = normaliseTtlDays(body.ttlDays);
+      // The size is judged on a valid report only, so a client learns first what is wrong with its content.
+      if (Buffer.byteLength(JSON.stringify(report)) > MAX_REPORT_BYTES) return reply.code(413).send({ error: REPORT_TOO_LARGE });
+      const ttlDays = normaliseTtlDays(body?.ttlDays);
       const id = newReportId();
       const expiresAt = new Date(Date.now() + ttlDays * DAY_MS).toISOString();
-      await store.put(id, { report: body.report, expiresAt }, ttlDays * 24 * 60 * 60);
+      await store.put(id, { expiresAt, report }, ttlDays * 24 * 60 * 60);
       return reply.code(201).send({ id, expiresAt });
     },
   );
+
+  app.route({
+    method: [...NOT_POST],
+    url: '/report',
+    schema: { response: { 405: ErrorBody } },
+    handler: async (_request, reply) => reply.code(405).send({ error: 'Method Not Allowed' }),
+  });
 
   app.get(
     '/report/:id',
     {
       schema: {
         params: Type.Object({ id: guarded('reportId') }),
-        response: {
-          200: Type.Object({ report: Report, expiresAt: Type.String() }),
-          404: ErrorBody,
-          502: ErrorBody,
-          503: ErrorBody,
-        },
+        response: { 200: StoredReport, 404: ErrorBody, 500: ErrorBody, 503: ErrorBody },
       },
     },
     async (request, reply) => {
       if (!configured) return reply.code(503).send({ error: NOT_CONFIGURED });
       const stored = await store.get(request.params.id as string);
       if (!stored) return reply.code(404).send({ error: REPORT_NOT_FOUND });
-      return { report: stored.report as Report, expiresAt: stored.expiresAt };
+      // A value written before the whitelist changed is one the page can no longer show.
+      if (!checkReport.Check(stored.report)) {
+        request.log.warn({ id: request.params.id }, 'stored report is outside the report whitelist; answered as not found');
+        return reply.code(404).send({ error: REPORT_NOT_FOUND });
+      }
+      return { expiresAt: stored.expiresAt, report: stored.report };
     },
   );
 };

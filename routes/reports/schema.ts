@@ -1,148 +1,243 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import type { TLocalizedValidationError } from 'typebox/error';
+import { bool, cc, closed, int, ip, ipOrDomain, isoDate, nullable, num, oneOf, opt, str, tz } from './kinds.js';
 
-// The whitelist of what a shared report may hold: the facts a
-// network-diagnostics page shows, each typed and bounded. Strings are either
-// fixed vocabularies or short labels without control characters or markup, so
-// nothing free-form is ever stored.
+// The whitelist of what a shared report may hold, exactly the one the site's
+// page builds and reads (it renders the sections in this order). Every value
+// is typed and bounded and every object closed, so nothing free-form is stored.
 
-const strict = <T extends Record<string, TSchema>>(properties: T) => Type.Object(properties, { additionalProperties: false });
-const Label = (maxLength: number) => Type.String({ maxLength, pattern: '^[^\\u0000-\\u001f\\u007f<>]*$' });
-const Opt = Type.Optional;
+const MAX_MS = 600000;
+const MAX_ASN = 4294967295;
 
-const Ip = Type.String({ minLength: 2, maxLength: 45, pattern: '^[0-9A-Fa-f:.]+$' });
-const Hostname = Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9_.-]+$' });
-const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
-const TimeZone = Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9_+/-]+$' });
-const Asn = Type.Integer({ minimum: 0, maximum: 4294967295 });
-const Millis = Type.Number({ minimum: 0, maximum: 120000 });
-const Percent = Type.Number({ minimum: 0, maximum: 100 });
-
-// The spec's geo routes, one card per source the page queried.
-const GeoSource = Type.Union([
-  Type.Literal('geo-keyed-a'),
-  Type.Literal('geo-free-a'),
-  Type.Literal('geo-free-b'),
-  Type.Literal('geo-keyed-b'),
-  Type.Literal('geo-keyed-c'),
-  Type.Literal('geo-local'),
-  Type.Literal('geo-private'),
-]);
-export const MAX_IP_CARDS = 16;
-export const MAX_DNS_SERVERS = 100;
-export const MAX_WEBRTC_CANDIDATES = 50;
-export const MAX_CONNECTIVITY = 500;
-export const MAX_LATENCY = 500;
-
-const IpCard = strict({
-  source: GeoSource,
-  ip: Ip,
-  city: Opt(Label(100)),
-  region: Opt(Label(100)),
-  country_name: Opt(Label(100)),
-  country_code: Opt(CountryCode),
-  latitude: Opt(Type.Number({ minimum: -90, maximum: 90 })),
-  longitude: Opt(Type.Number({ minimum: -180, maximum: 180 })),
-  timezone: Opt(TimeZone),
-  asn: Opt(Asn),
-  org: Opt(Label(200)),
-  isHosting: Opt(Type.Boolean()),
-  isProxy: Opt(Type.Boolean()),
+const ipinfo = closed({
+  testedAt: isoDate(),
+  cards: Type.Array(
+    closed({
+      source: str(64),
+      ip: opt(ip()),
+      countryCode: opt(cc()),
+      region: opt(str(64)),
+      city: opt(str(64)),
+      timezone: opt(tz()),
+      asn: opt(str(16)),
+      isp: opt(str(128)),
+      isProxy: opt(oneOf('yes', 'maybe', 'no')),
+      ipType: opt(oneOf('business', 'residential', 'wireless', 'hosting')),
+      nativeIP: opt(bool()),
+      qualityScore: opt(num(0, 100)),
+      proxyProtocol: opt(str(32)),
+      proxyProvider: opt(str(64)),
+    }),
+    { maxItems: 8 },
+  ),
 });
 
-const DnsLeak = strict({
-  leaking: Type.Boolean(),
+const connectivity = closed({
+  testedAt: isoDate(),
+  targets: Type.Array(
+    closed({
+      id: str(48),
+      name: str(64),
+      status: oneOf('ok', 'unreachable', 'timeout'),
+      timeMs: opt(int(0, MAX_MS)),
+      minTimeMs: opt(int(0, MAX_MS)),
+      custom: opt(bool()),
+    }),
+    { maxItems: 72 },
+  ),
+});
+
+const webrtc = closed({
+  testedAt: isoDate(),
   servers: Type.Array(
-    strict({ ip: Ip, country_code: Opt(CountryCode), asn: Opt(Asn), org: Opt(Label(200)) }),
-    { maxItems: MAX_DNS_SERVERS },
-  ),
-});
-
-const WebRtc = strict({
-  supported: Type.Boolean(),
-  leaking: Opt(Type.Boolean()),
-  candidates: Type.Array(
-    strict({
-      ip: Ip,
-      type: Type.Union([Type.Literal('host'), Type.Literal('srflx'), Type.Literal('prflx'), Type.Literal('relay')]),
-      protocol: Type.Union([Type.Literal('udp'), Type.Literal('tcp')]),
-      stunServer: Opt(Hostname),
+    closed({
+      id: str(32),
+      url: str(128),
+      ip: opt(ip()),
+      natType: oneOf('host', 'srflx', 'prflx', 'relay', 'unknown', 'unavailable', 'error'),
+      countryCode: opt(cc()),
+      org: opt(str(128)),
     }),
-    { maxItems: MAX_WEBRTC_CANDIDATES },
+    { maxItems: 8 },
   ),
 });
 
-const Connectivity = strict({
-  target: Hostname,
-  status: Type.Union([Type.Literal('ok'), Type.Literal('failed'), Type.Literal('timeout'), Type.Literal('skipped')]),
-  latencyMs: Opt(Millis),
+const dnsleak = closed({
+  testedAt: isoDate(),
+  providers: Type.Array(
+    closed({ id: str(32), name: str(64), ip: opt(ip()), countryCode: opt(cc()), org: opt(str(128)) }),
+    { maxItems: 8 },
+  ),
 });
 
-const Latency = strict({
-  target: Hostname,
-  region: Opt(Type.String({ pattern: '^[A-Za-z]{2}$' })),
-  minMs: Millis,
-  avgMs: Millis,
-  maxMs: Millis,
-  lossPercent: Opt(Percent),
+const quality = () => oneOf('bad', 'poor', 'average', 'good', 'great');
+
+const speedtest = closed({
+  testedAt: isoDate(),
+  downloadMbps: opt(nullable(num(0, 1e6))),
+  uploadMbps: opt(nullable(num(0, 1e6))),
+  latencyMs: opt(nullable(num(0, MAX_MS))),
+  jitterMs: opt(nullable(num(0, MAX_MS))),
+  loadedLatencyDownMs: opt(nullable(num(0, MAX_MS))),
+  loadedLatencyUpMs: opt(nullable(num(0, MAX_MS))),
+  scores: opt(closed({ streaming: opt(int(0, 10000)), gaming: opt(int(0, 10000)), rtc: opt(int(0, 10000)) })),
+  qualities: opt(closed({ streaming: opt(quality()), gaming: opt(quality()), rtc: opt(quality()) })),
+  connection: opt(closed({ ip: opt(ip()), colo: opt(str(8)), coloCountryCode: opt(cc()), coloCity: opt(str(64)) })),
 });
 
-const Browser = strict({
-  userAgent: Opt(Label(512)),
-  language: Opt(Type.String({ maxLength: 35, pattern: '^[A-Za-z0-9-]+$' })),
-  languages: Opt(Type.Array(Type.String({ maxLength: 35, pattern: '^[A-Za-z0-9-]+$' }), { maxItems: 20 })),
-  timezone: Opt(TimeZone),
-  platform: Opt(Label(64)),
-  screen: Opt(
-    strict({
-      width: Type.Integer({ minimum: 0, maximum: 32768 }),
-      height: Type.Integer({ minimum: 0, maximum: 32768 }),
-      pixelRatio: Opt(Type.Number({ minimum: 0, maximum: 16 })),
-      colorDepth: Opt(Type.Integer({ minimum: 0, maximum: 64 })),
+const pingtest = closed({
+  testedAt: isoDate(),
+  target: ipOrDomain(),
+  probes: Type.Array(
+    closed({
+      countryCode: opt(cc()),
+      stats: closed({
+        min: opt(num(0, MAX_MS)),
+        max: opt(num(0, MAX_MS)),
+        avg: opt(num(0, MAX_MS)),
+        loss: opt(num(0, 100)),
+        total: opt(int(0, 1000)),
+        rcv: opt(int(0, 1000)),
+        drop: opt(int(0, 1000)),
+      }),
     }),
+    { maxItems: 32 },
   ),
-  cookiesEnabled: Opt(Type.Boolean()),
-  doNotTrack: Opt(Type.Boolean()),
 });
 
-export const Report = strict({
-  version: Type.Literal(1),
-  createdAt: Type.String({ maxLength: 40, pattern: '^\\d{4}-\\d{2}-\\d{2}T[0-9:.]+(?:Z|[+-]\\d{2}:\\d{2})$' }),
-  ipCards: Type.Array(IpCard, { maxItems: MAX_IP_CARDS }),
-  dnsLeak: Opt(DnsLeak),
-  webrtc: Opt(WebRtc),
-  connectivity: Opt(Type.Array(Connectivity, { maxItems: MAX_CONNECTIVITY })),
-  latency: Opt(Type.Array(Latency, { maxItems: MAX_LATENCY })),
-  browser: Opt(Browser),
+const hop = closed({
+  n: int(1, 64),
+  asn: opt(nullable(int(0, MAX_ASN))),
+  host: opt(str(128)),
+  ip: opt(ip()),
+  lossPct: opt(num(0, 100)),
+  drop: opt(int(0, 10000)),
+  rcv: opt(int(0, 10000)),
+  sntCount: opt(int(0, 10000)),
+  lastMs: opt(num(0, MAX_MS)),
+  avgMs: opt(num(0, MAX_MS)),
+  bestMs: opt(num(0, MAX_MS)),
+  worstMs: opt(num(0, MAX_MS)),
+  stdevMs: opt(num(0, MAX_MS)),
+  javgMs: opt(num(0, MAX_MS)),
+});
+
+const mtrtest = closed({
+  testedAt: isoDate(),
+  target: ipOrDomain(),
+  probes: Type.Array(
+    closed({
+      countryCode: opt(cc()),
+      city: opt(str(64)),
+      network: opt(str(128)),
+      asn: opt(int(0, MAX_ASN)),
+      hops: Type.Array(hop, { maxItems: 64 }),
+    }),
+    { maxItems: 32 },
+  ),
+});
+
+const ruletest = closed({
+  testedAt: isoDate(),
+  uniqueIPCount: int(0, 16),
+  workers: Type.Array(closed({ id: int(1, 16), ip: opt(ip()), countryCode: opt(cc()), org: opt(str(128)) }), { maxItems: 16 }),
+});
+
+const software = () => closed({ name: opt(str(64)), version: opt(str(32)) });
+
+const browserinfo = closed({
+  testedAt: isoDate(),
+  browser: opt(software()),
+  os: opt(software()),
+  engine: opt(software()),
+  timezone: opt(str(64)),
+  languages: opt(Type.Array(str(16), { maxItems: 16 })),
+  display: opt(closed({ width: opt(int(0, 100000)), height: opt(int(0, 100000)), pixelRatio: opt(num(0, 100)) })),
+  connection: opt(nullable(closed({ effectiveType: opt(str(16)), downlink: opt(num(0, 100000)), rtt: opt(int(0, MAX_MS)) }))),
+});
+
+const invisibility = closed({
+  testedAt: isoDate(),
+  ip: opt(ip()),
+  scores: closed({ proxy: num(0, 100), vpn: num(0, 100) }),
+  flags: Type.Array(closed({ key: str(32), flagged: bool() }), { maxItems: 20 }),
+});
+
+const enhanceddnsleak = closed({
+  testedAt: isoDate(),
+  rawCount: int(0, 100000),
+  resolverCount: int(0, 10000),
+  dnssec: oneOf('ok', 'partial', 'none'),
+  queries: Type.Array(
+    closed({
+      ip: opt(ip()),
+      countryCode: opt(cc()),
+      asn: opt(str(16)),
+      org: opt(str(128)),
+      transport: opt(str(16)),
+      ecs: opt(str(64)),
+      do: opt(bool()),
+      cd: opt(bool()),
+    }),
+    { maxItems: 128 },
+  ),
+});
+
+const count = () => int(0, 64);
+
+const persona = closed({
+  testedAt: isoDate(),
+  country: cc(),
+  grade: oneOf('A', 'B', 'C', 'D', 'unknown'),
+  score: nullable(int(0, 100)),
+  counts: closed({
+    total: count(),
+    scored: count(),
+    match: count(),
+    mismatch: count(),
+    unnatural: count(),
+    leak: count(),
+    unknown: count(),
+    notApplicable: count(),
+  }),
+  results: Type.Array(
+    closed({
+      id: str(48),
+      axis: oneOf('match', 'coherence', 'leak'),
+      verdict: oneOf('match', 'mismatch', 'leak', 'unnatural', 'unknown', 'not-applicable'),
+    }),
+    { maxItems: 32 },
+  ),
+});
+
+/** Each section optional, at least one present, no other key. */
+export const Sections = Type.Object(
+  {
+    ipinfo: opt(ipinfo),
+    connectivity: opt(connectivity),
+    webrtc: opt(webrtc),
+    dnsleak: opt(dnsleak),
+    speedtest: opt(speedtest),
+    pingtest: opt(pingtest),
+    mtrtest: opt(mtrtest),
+    ruletest: opt(ruletest),
+    browserinfo: opt(browserinfo),
+    invisibility: opt(invisibility),
+    enhanceddnsleak: opt(enhanceddnsleak),
+    persona: opt(persona),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+/** The report envelope: all keys required. */
+export const Report = closed({
+  v: Type.Literal(1, { description: 'integer 1' }),
+  generatedAt: isoDate(),
+  /** The page's hostname, e.g. `localhost`. */
+  origin: str(64),
+  locale: str(8),
+  sections: Sections,
 });
 export type Report = Static<typeof Report>;
 
-// ttlDays is read leniently (anything but 1, 3 or 7 becomes 1), so it is not part of the strict check.
-const ReportRequest = strict({ report: Report, ttlDays: Opt(Type.Unknown()) });
-
-export const checkReportRequest = Compile(ReportRequest);
-
-const MAX_DETAILS = 20;
-
-export interface Detail {
-  path: string;
-  message: string;
-}
-
-/**
- * One schema failure as details, each at the JSON pointer of the offending
- * value. TypeBox reports a missing or an unknown key on the object holding it
- * (and an unknown one again as "schema is false"); a client needs the key's own path.
- */
-function toDetails(error: TLocalizedValidationError): Detail[] {
-  if (error.keyword === 'required') return error.params.requiredProperties.map((key) => ({ path: `${error.instancePath}/${key}`, message: 'is required' }));
-  if (error.keyword === 'additionalProperties') return error.params.additionalProperties.map((key) => ({ path: `${error.instancePath}/${key}`, message: 'is not allowed' }));
-  if (error.keyword === 'boolean' && error.schemaPath.endsWith('/additionalProperties')) return [];
-  return [{ path: error.instancePath || '/', message: error.message }];
-}
-
-/** The first few schema failures, each with the JSON pointer of the offending value. */
-export function reportErrors(body: unknown): Detail[] {
-  return checkReportRequest.Errors(body).flatMap(toDetails).slice(0, MAX_DETAILS);
-}
+export const checkReport = Compile(Report);

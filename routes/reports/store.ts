@@ -2,17 +2,17 @@ import type { Config } from '../../fastify.config.js';
 import type { Upstream } from '../../lib/upstream.js';
 import { HttpError } from '../../lib/http-error.js';
 
-/** The store did not take or give back a report; answered 502 and logged with its cause. */
+/** The store did not take or give back a report; answered 500 and logged with its cause. */
 class StoreError extends HttpError {
   constructor(readonly cause: unknown) {
-    super(502, 'Report store unavailable');
+    super(500, 'Report store unavailable');
   }
 }
 
-/** What is kept under a report id: the report and when it stops being readable. */
+/** What is kept under a report id: when it stops being readable, and the report. */
 interface StoredReport {
-  report: unknown;
   expiresAt: string;
+  report: unknown;
 }
 
 interface KvResult {

@@ -26,7 +26,7 @@ const BODY_TARGETS: Array<[InjectOptions['method'], string]> = [
 const BODIES: Array<[string, string]> = [
   ['application/json', ''], ['application/json', '{'], ['application/json', 'null'], ['application/json', '[]'], ['application/json', '"x"'],
   ['application/json', '{"__proto__":{"x":1}}'],
-  ['application/json', '{"report":{"version":1,"createdAt":"2026-11-23T12:00:00Z","ipCards":[{"source":"geo-local","ip":"8.8.8.8","constructor":{}}]}}'],
+  ['application/json', '{"report":{"v":1,"generatedAt":"2026-11-24T12:00:00Z","origin":"localhost","locale":"en","sections":{"ipinfo":{"testedAt":"2026-11-24T12:00:00Z","cards":[{"source":"IPCheck.ing IPv4","ip":"8.8.8.8","constructor":{}}]}}}}'],
   ['application/json', `{"a":"${'x'.repeat(600 * 1024)}"}`], ['application/json; charset=latin1', '{}'],
   ['text/plain', 'hello'], ['text/plain;charset=UTF-8', '{}\n{}\n'], ['application/x-www-form-urlencoded', 'a=b'], ['application/octet-stream', '\u0000\u0001'],
 ];

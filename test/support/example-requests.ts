@@ -1,8 +1,7 @@
 import type { InjectOptions } from 'fastify';
-import { FAKE_TELEMETRY_DSN } from './fake-routes/platform.js';
+import { EXAMPLE_REPORT, FAKE_TELEMETRY_DSN } from './fake-routes/platform.js';
 
 const IP = 'ip=8.8.8.8';
-const REPORT = { version: 1, createdAt: '2026-11-23T12:00:00.000Z', ipCards: [{ source: 'geo-local', ip: '8.8.8.8', country_code: 'US', asn: 15169 }] };
 const envelope = (dsn: string) =>
   [
     JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc', dsn, sent_at: '2026-11-23T12:00:00.000Z' }),
@@ -41,7 +40,7 @@ export function exampleRequests(dsn = FAKE_TELEMETRY_DSN): Array<InjectOptions &
     { url: '/api/updateuserachievement', method: 'PUT', payload: { achievement: 'DnsLeakChecked' } },
     { url: '/api/service-status' },
     { url: '/api/client-ip' },
-    { url: '/api/report', method: 'POST', payload: { report: REPORT, ttlDays: 1 } },
+    { url: '/api/report', method: 'POST', payload: { report: EXAMPLE_REPORT, ttlDays: 1 } },
     { url: '/api/monitoring', method: 'POST', payload: envelope(dsn), headers: { 'content-type': 'text/plain;charset=UTF-8' } },
   ];
 }

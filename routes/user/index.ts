@@ -1,25 +1,31 @@
+import type { FastifyTypeProviderDefault } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { PrivateApi } from '../../lib/private-api.js';
+import { AchievementUnlock, Passed, UnlockAnswer, UserInfo } from './schemas.js';
 
 /**
  * GET /api/getuserinfo and PUT /api/updateuserachievement: the private
  * companion API's `{endpoint}/getuserinfo` and `{endpoint}/updateuserachievement`,
  * called with the caller's headers (Authorization included). The upstream
- * status and JSON body pass through unchanged.
+ * status and JSON body pass through unchanged: the body is sent as the JSON
+ * text it was, so the response schemas describe it without filtering it.
  */
 const user: FastifyPluginAsyncTypebox = async (app) => {
   const api = new PrivateApi(app.upstream, app.config);
+  const json = 'application/json; charset=utf-8';
 
-  app.get('/getuserinfo', async (request, reply) => {
-    const res = await api.forward(request, '/getuserinfo');
-    return reply.code(res.status).type('application/json; charset=utf-8').send(JSON.stringify(res.data));
-  });
+  app.withTypeProvider<FastifyTypeProviderDefault>().get(
+    '/getuserinfo',
+    { schema: { response: { 200: UserInfo, default: Passed } } },
+    async (request, reply) => {
+      const res = await api.forward(request, '/getuserinfo');
+      return reply.code(res.status).type(json).send(JSON.stringify(res.data));
+    },
+  );
 
-  // The achievement payload belongs to the companion API; only "a JSON object" is checked here.
-  app.put(
+  app.withTypeProvider<FastifyTypeProviderDefault>().put(
     '/updateuserachievement',
-    { schema: { body: Type.Object({}, { additionalProperties: true }) } },
+    { schema: { body: AchievementUnlock, response: { 200: UnlockAnswer, default: Passed } } },
     async (request, reply) => {
       const res = await api.forward(request, '/updateuserachievement', {
         method: 'PUT',
@@ -27,7 +33,7 @@ const user: FastifyPluginAsyncTypebox = async (app) => {
         dropHeaders: ['content-type'],
         headers: { 'content-type': 'application/json' },
       });
-      return reply.code(res.status).type('application/json; charset=utf-8').send(JSON.stringify(res.data));
+      return reply.code(res.status).type(json).send(JSON.stringify(res.data));
     },
   );
 };

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Value } from 'typebox/value';
 import { buildTestApi, call } from '../support/app.js';
+import { fixture } from '../support/fake-upstream.js';
+import { UserInfo } from '../../routes/user/schemas.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const HOST = 'private-api.example.net';
@@ -15,7 +18,36 @@ const env = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-const profile = { id: 'u_8f3a', name: 'Ada', avatar: 'https://example.net/a.png', achievements: ['FirstCheck'], quota: { used: 3, limit: 100 } };
+const profile = fixture('private-api.example', 'getuserinfo.json') as Record<string, unknown>;
+
+test('getuserinfo: every field the site reads, with its type, from the fake profile', async () => {
+  fake.on('GET', HOST, '/v1/getuserinfo', { json: profile });
+  const { app } = await buildTestApi(env());
+  const res = await call(app, { method: 'GET', url: '/api/getuserinfo', headers: { authorization: 'Bearer user-token' } });
+  assert.equal(res.statusCode, 200);
+  const body = res.json();
+  assert.ok(Value.Check(UserInfo, body));
+  assert.equal(body.userLevel, 'Standard');
+  assert.deepEqual(body.achievements?.IAmHuman, { achieved: true, achievedTime: 1761322911000 });
+  assert.equal(body.functionUses.total, 137);
+  assert.equal(body.quota.multiplier, 1);
+  assert.deepEqual(body.quota.features, {
+    ipinfo: { used: 42, limit: 300 },
+    invisibility_test: { used: 3, limit: 20 },
+    dns_leak_test: { used: 5, limit: 30 },
+    persona_check: { used: 1, limit: 20 },
+  });
+  await app.close();
+});
+
+test('getuserinfo passes the profile through as written, a field the site does not read included', async () => {
+  const extended = { ...profile, createdAt: '2025-10-24T15:41:51.000Z', achievements: undefined };
+  fake.on('GET', HOST, '/v1/getuserinfo', { json: extended });
+  const { app } = await buildTestApi(env());
+  const res = await call(app, '/api/getuserinfo');
+  assert.equal(res.body, JSON.stringify(extended));
+  await app.close();
+});
 
 test('getuserinfo forwards the caller headers and passes the answer through, no-store', async () => {
   fake.on('GET', HOST, '/v1/getuserinfo', { json: profile });
@@ -42,30 +74,30 @@ test('getuserinfo passes an upstream 401 through', async () => {
   await app.close();
 });
 
-test('updateuserachievement PUTs the JSON body with the caller headers and passes the status through', async () => {
-  fake.on('PUT', HOST, '/v1/updateuserachievement', { status: 202, json: { ok: true, unlocked: 'DnsLeakChecked' } });
+test('updateuserachievement PUTs {achievement} with the caller headers and passes the status through', async () => {
+  fake.on('PUT', HOST, '/v1/updateuserachievement', { status: 202, json: fixture('private-api.example', 'updateuserachievement.json') });
   const { app } = await buildTestApi(env());
   const res = await call(app, {
     method: 'PUT',
     url: '/api/updateuserachievement',
     headers: { authorization: 'Bearer user-token' },
-    payload: { achievement: 'DnsLeakChecked' },
+    payload: { achievement: 'JustInCase', extra: 'dropped' },
   });
   assert.equal(res.statusCode, 202);
-  assert.deepEqual(res.json(), { ok: true, unlocked: 'DnsLeakChecked' });
+  assert.deepEqual(res.json(), { success: true, achievement: 'JustInCase', achievedTime: 1763988000000 });
   assert.equal(res.headers['cache-control'], 'no-store');
   const [sent] = fake.requestsTo(HOST, '/v1/updateuserachievement');
   assert.equal(sent?.method, 'PUT');
   assert.equal(sent?.headers.authorization, 'Bearer user-token');
   assert.equal(sent?.headers['content-type'], 'application/json');
-  assert.deepEqual(JSON.parse(sent!.body.toString()), { achievement: 'DnsLeakChecked' });
+  assert.deepEqual(JSON.parse(sent!.body.toString()), { achievement: 'JustInCase' });
   await app.close();
 });
 
 test('updateuserachievement passes a 429 quota answer through', async () => {
   fake.on('PUT', HOST, '/v1/updateuserachievement', { status: 429, json: { error: 'Too many', code: 'quota_exceeded' } });
   const { app } = await buildTestApi(env());
-  const res = await call(app, { method: 'PUT', url: '/api/updateuserachievement', payload: { achievement: 'x' } });
+  const res = await call(app, { method: 'PUT', url: '/api/updateuserachievement', payload: { achievement: 'HiddenWell' } });
   assert.equal(res.statusCode, 429);
   assert.equal(res.json().code, 'quota_exceeded');
   await app.close();
@@ -86,10 +118,14 @@ test('without the private key or endpoint both routes are 500 API key is missing
   assert.equal(fake.requests.length, 0);
 });
 
-test('a non-object achievement body is 400 and not forwarded', async () => {
+test('an achievement body without an achievement name is 400 {error} and not forwarded', async () => {
   const { app } = await buildTestApi(env());
-  const res = await call(app, { method: 'PUT', url: '/api/updateuserachievement', payload: '[1]', headers: { 'content-type': 'application/json' } });
-  assert.equal(res.statusCode, 400);
+  for (const payload of ['[1]', '{}', '{"achievement":""}', `{"achievement":"${'A'.repeat(65)}"}`]) {
+    const res = await call(app, { method: 'PUT', url: '/api/updateuserachievement', payload, headers: { 'content-type': 'application/json' } });
+    assert.equal(res.statusCode, 400, payload);
+    assert.deepEqual(Object.keys(res.json()), ['error']);
+    assert.equal(typeof res.json().error, 'string');
+  }
   assert.equal(fake.requests.length, 0);
   await app.close();
 });

@@ -1,9 +1,11 @@
 import { HttpError } from '../../lib/http-error.js';
 
-/** An envelope the tunnel refuses to relay; answered 400. */
+const INVALID_ENVELOPE = 'Invalid envelope';
+
+/** An envelope the tunnel refuses to relay; answered 400 `{"error":"Invalid envelope"}`, whatever is wrong with it. */
 export class MalformedEnvelope extends HttpError {
-  constructor(message: string) {
-    super(400, message);
+  constructor() {
+    super(400, INVALID_ENVELOPE);
   }
 }
 
@@ -22,14 +24,14 @@ export interface Envelope {
 
 const NEWLINE = 0x0a;
 
-function parseHeader(bytes: Buffer, what: string): Record<string, unknown> {
+function parseHeader(bytes: Buffer): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8'));
   } catch {
-    throw new MalformedEnvelope(`Invalid ${what}`);
+    throw new MalformedEnvelope();
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new MalformedEnvelope(`Invalid ${what}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new MalformedEnvelope();
   return value as Record<string, unknown>;
 }
 
@@ -45,9 +47,9 @@ function lineEnd(body: Buffer, from: number): number {
  */
 export function parseEnvelope(body: Buffer): Envelope {
   const first = body.indexOf(NEWLINE);
-  if (first === -1) throw new MalformedEnvelope('Invalid envelope: no item');
+  if (first === -1) throw new MalformedEnvelope();
   const headerBytes = body.subarray(0, first);
-  const header = parseHeader(headerBytes, 'envelope header');
+  const header = parseHeader(headerBytes);
   const items: EnvelopeItem[] = [];
   let pos = first + 1;
   while (pos < body.length) {
@@ -56,8 +58,8 @@ export function parseEnvelope(body: Buffer): Envelope {
     pos = headerEnd + 1;
     // A trailing newline after the last payload leaves an empty line behind.
     if (itemHeaderBytes.length === 0 && pos >= body.length) break;
-    const itemHeader = parseHeader(itemHeaderBytes, 'item header');
-    if (typeof itemHeader.type !== 'string') throw new MalformedEnvelope('Invalid item header');
+    const itemHeader = parseHeader(itemHeaderBytes);
+    if (typeof itemHeader.type !== 'string') throw new MalformedEnvelope();
     const length = itemHeader.length;
     let payload: Buffer;
     if (length === undefined) {
@@ -66,12 +68,12 @@ export function parseEnvelope(body: Buffer): Envelope {
       pos = end + 1;
     } else {
       if (typeof length !== 'number' || !Number.isInteger(length) || length < 0 || pos + length > body.length) {
-        throw new MalformedEnvelope('Invalid item length');
+        throw new MalformedEnvelope();
       }
       payload = body.subarray(pos, pos + length);
       pos += length;
       if (pos < body.length) {
-        if (body[pos] !== NEWLINE) throw new MalformedEnvelope('Invalid item length');
+        if (body[pos] !== NEWLINE) throw new MalformedEnvelope();
         pos += 1;
       }
     }
@@ -87,7 +89,7 @@ export function parseEnvelope(body: Buffer): Envelope {
 export function withVisitorIp(envelope: Envelope, ip: string): Envelope {
   const items = envelope.items.map((item) => {
     if (item.header.type !== 'event') return item;
-    const event = parseHeader(item.payload, 'event item');
+    const event = parseHeader(item.payload);
     const user = typeof event.user === 'object' && event.user !== null && !Array.isArray(event.user) ? event.user : {};
     const payload = Buffer.from(JSON.stringify({ ...event, user: { ...user, ip_address: ip } }));
     if (item.header.length === undefined) return { ...item, payload };

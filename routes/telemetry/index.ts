@@ -1,26 +1,19 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { clientIp } from '../../lib/client-ip.js';
 import { redactUrl } from '../../lib/logger.js';
+import { ErrorBody } from '../../schemas/error-body.js';
 import { ingestUrl, parseEnvelope, serialiseEnvelope, withVisitorIp } from './envelope.js';
 
 export const TELEMETRY_BODY_LIMIT = 10 * 1024 * 1024;
 export const TELEMETRY_LIMIT = 600;
 export const TELEMETRY_WINDOW_MS = 20 * 60 * 1000;
 const DSN_MISMATCH = 'DSN not allowed';
-const RELAY_FAILED = 'Telemetry relay failed';
+const RELAY_FAILED = 'Relay failed';
+const NOT_CONFIGURED = 'Tunnel not configured';
 
 // Headers of the ingest answer that tell the browser SDK to back off.
 const PASSED_HEADERS = ['retry-after', 'x-sentry-rate-limits'];
-
-/** The ingest's answer when it is a JSON object; the status is what the SDK acts on, so anything else becomes `{}`. */
-function jsonObject(text: string): object {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null ? value : {};
-  } catch {
-    return {};
-  }
-}
 
 
 /**
@@ -30,10 +23,13 @@ function jsonObject(text: string): object {
  */
 const telemetry: FastifyPluginAsync = async (app) => {
   const dsn = app.config.TELEMETRY_DSN_FRONTEND;
-  if (!dsn) return;
-  const target = ingestUrl(dsn);
-  if (!target) {
-    app.log.error('TELEMETRY_DSN_FRONTEND is not a DSN (https://key@host/project); the telemetry tunnel stays off');
+  const target = dsn ? ingestUrl(dsn) : undefined;
+  if (dsn && !target) app.log.error('TELEMETRY_DSN_FRONTEND is not a DSN (https://key@host/project); the telemetry tunnel stays off');
+  if (!dsn || !target) {
+    const notConfigured = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).send({ error: NOT_CONFIGURED });
+    // Answered on arrival, before any body is read (whatever its type): with nothing to relay to, nothing needs taking in.
+    // Fastify asks for a handler all the same.
+    app.post('/monitoring', { schema: { response: { 404: ErrorBody } }, onRequest: notConfigured, handler: notConfigured });
     return;
   }
 
@@ -44,13 +40,17 @@ const telemetry: FastifyPluginAsync = async (app) => {
 
   app.post(
     '/monitoring',
-    { bodyLimit: TELEMETRY_BODY_LIMIT, onRequest: app.routeLimiter('telemetry', TELEMETRY_LIMIT, TELEMETRY_WINDOW_MS) },
+    {
+      bodyLimit: TELEMETRY_BODY_LIMIT,
+      onRequest: app.routeLimiter('telemetry', TELEMETRY_LIMIT, TELEMETRY_WINDOW_MS),
+      // Any other status is the ingest's own, with its body as it came (or the limiter's 429).
+      schema: { response: { 400: ErrorBody, 403: ErrorBody, 502: ErrorBody, default: Type.Unknown() } },
+    },
     async (request, reply) => {
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       // A MalformedEnvelope carries statusCode 400, which the error handler answers as it is.
       let envelope = parseEnvelope(body);
       if (envelope.header.dsn !== dsn) return reply.code(403).send({ error: DSN_MISMATCH });
-      // A malformed header is skipped by the client-IP order, so it never lands in an event.
       const ip = clientIp(request);
       if (ip) envelope = withVisitorIp(envelope, ip);
 
@@ -73,7 +73,9 @@ const telemetry: FastifyPluginAsync = async (app) => {
         const value = res.headers[name];
         if (typeof value === 'string') reply.header(name, value);
       }
-      return reply.code(res.status).send(jsonObject(res.text));
+      const type = res.headers['content-type'];
+      if (typeof type === 'string') reply.type(type);
+      return reply.code(res.status).send(res.text);
     },
   );
 };

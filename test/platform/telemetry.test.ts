@@ -39,12 +39,21 @@ function send(app: Parameters<typeof call>[0], body: Buffer | string, headers: R
   return call(app, { method: 'POST', url: '/api/monitoring', payload: body, headers });
 }
 
-test('without TELEMETRY_DSN_FRONTEND the tunnel is not mounted', async () => {
-  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin });
-  const res = await send(app, envelope(DSN, [{ type: 'event' }, event]));
-  assert.equal(res.statusCode, 404);
+test('without TELEMETRY_DSN_FRONTEND, or with one that is no DSN, the tunnel answers 404 Tunnel not configured', async () => {
+  for (const extra of [{}, { TELEMETRY_DSN_FRONTEND: 'not a dsn' }] as Array<Record<string, string>>) {
+    const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...extra });
+    for (const headers of [ENVELOPE_TYPE, { 'content-type': 'application/x-sentry-envelope' }, {}]) {
+      const res = await send(app, envelope(DSN, [{ type: 'event' }, event]), headers);
+      assert.equal(res.statusCode, 404);
+      assert.deepEqual(res.json(), { error: 'Tunnel not configured' });
+      assert.equal(res.headers['cache-control'], 'no-store');
+    }
+    // Even a body past the tunnel's 10 MB is not read.
+    const huge = await send(app, Buffer.alloc(11 * 1024 * 1024, 0x41));
+    assert.deepEqual([huge.statusCode, huge.json()], [404, { error: 'Tunnel not configured' }]);
+    await app.close();
+  }
   assert.equal(fake.requestsTo(INGEST_HOST).length, 0);
-  await app.close();
 });
 
 test('an envelope for the configured DSN is relayed with the visitor address written into its events', async () => {
@@ -55,7 +64,9 @@ test('an envelope for the configured DSN is relayed with the visitor address wri
     'x-forwarded-for': '198.51.100.1',
   });
   assert.equal(res.statusCode, 200);
+  assert.equal(res.body, JSON.stringify(fixture(INGEST_HOST, 'envelope-accepted.json')));
   assert.deepEqual(res.json(), { id: '9ec79c33ec9942ab8353589fcb2e04dc' });
+  assert.match(String(res.headers['content-type']), /^application\/json/);
   assert.equal(res.headers['cache-control'], 'no-store');
   const [relayed] = fake.requestsTo(INGEST_HOST, INGEST_PATH);
   assert.equal(relayed?.headers['content-type'], 'application/x-sentry-envelope');
@@ -110,6 +121,7 @@ test('a different DSN is 403 and nothing is relayed', async () => {
   for (const dsn of ['https://other@o0.ingest.sentry.io/0', `${DSN}/`, DSN.toUpperCase()]) {
     const res = await send(app, envelope(dsn, [{ type: 'event' }, event]));
     assert.equal(res.statusCode, 403);
+    assert.deepEqual(res.json(), { error: 'DSN not allowed' });
     assert.equal(res.headers['cache-control'], 'no-store');
   }
   const noDsn = await send(app, '{"event_id":"abc"}\n{"type":"event"}\n{}\n');
@@ -136,10 +148,11 @@ test('malformed envelopes are 400, never 500', async () => {
   for (const body of bodies) {
     const res = await send(app, body);
     assert.equal(res.statusCode, 400, body.toString());
-    assert.equal(typeof res.json().error, 'string');
+    assert.deepEqual(res.json(), { error: 'Invalid envelope' });
   }
   const empty = await send(app, '', {});
   assert.equal(empty.statusCode, 400);
+  assert.deepEqual(empty.json(), { error: 'Invalid envelope' });
   assert.equal(fake.requestsTo(INGEST_HOST).length, 0);
   assert.equal(logs.find('request failed').length, 0);
   await app.close();
@@ -165,10 +178,11 @@ test('a relay failure is 502 with a warning', async () => {
   fake.on('POST', INGEST_HOST, INGEST_PATH, { destroy: true });
   const dropped = await send(app, envelope(DSN, [{ type: 'event' }, event]));
   assert.equal(dropped.statusCode, 502);
-  assert.deepEqual(dropped.json(), { error: 'Telemetry relay failed' });
+  assert.deepEqual(dropped.json(), { error: 'Relay failed' });
   fake.on('POST', INGEST_HOST, INGEST_PATH, { status: 503, body: 'unavailable' });
   const refused = await send(app, envelope(DSN, [{ type: 'event' }, event]));
   assert.equal(refused.statusCode, 502);
+  assert.deepEqual(refused.json(), { error: 'Relay failed' });
   const warnings = logs.find('telemetry relay failed');
   assert.equal(warnings.length, 2);
   assert.ok(warnings.every((l) => l.level === 40));
@@ -180,8 +194,19 @@ test('the ingest rate-limit answer is passed on to the SDK', async () => {
   fake.on('POST', INGEST_HOST, INGEST_PATH, { status: 429, json: {}, headers: { 'retry-after': '60', 'x-sentry-rate-limits': '60:error:organization' } });
   const res = await send(app, envelope(DSN, [{ type: 'event' }, event]));
   assert.equal(res.statusCode, 429);
+  assert.equal(res.body, '{}');
   assert.equal(res.headers['retry-after'], '60');
   assert.equal(res.headers['x-sentry-rate-limits'], '60:error:organization');
+  await app.close();
+});
+
+test('an answer of the ingest that is not JSON is passed on as received', async () => {
+  const { app } = await buildTestApi(env());
+  fake.on('POST', INGEST_HOST, INGEST_PATH, { status: 400, body: 'envelope header is not valid', headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  const res = await send(app, envelope(DSN, [{ type: 'event' }, event]));
+  assert.equal(res.statusCode, 400);
+  assert.equal(res.body, 'envelope header is not valid');
+  assert.equal(res.headers['content-type'], 'text/plain; charset=utf-8');
   await app.close();
 });
 

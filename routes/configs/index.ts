@@ -2,9 +2,10 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { refererMatcher } from '../../plugins/referer-gate.js';
 import { reportSharingConfigured } from '../reports/configured.js';
 
-// Hostnames of the original public deployment of the site; `originalSite` lets
-// the frontend show what only that deployment offers.
-export const CANONICAL_HOSTNAMES = ['ipcheck.ing', 'www.ipcheck.ing'];
+// Hostnames of the original public deployment of the site and its own test
+// and development copies; `originalSite` lets the frontend show what only that
+// deployment offers.
+export const CANONICAL_HOSTNAMES = ['ipcheck.ing', 'www.ipcheck.ing', 'localtest.ipcheck.ing', 'dev.ipcheck.ing', 'test.ipcheck.ing'];
 
 const Flags = Type.Object(
   {

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CANONICAL_HOSTNAMES } from '../../routes/configs/index.js';
 import { buildTestApi, call } from '../support/app.js';
 
 const KEYS = {
@@ -15,10 +14,14 @@ const KEYS = {
   KV_NAMESPACE_ID: 'ns',
 };
 
-test('configs: every flag follows its setting, and no key value is ever sent', async () => {
+// The original site's hostnames (frontend contract, section 15).
+const CANONICAL = ['ipcheck.ing', 'www.ipcheck.ing', 'localtest.ipcheck.ing', 'dev.ipcheck.ing', 'test.ipcheck.ing'];
+
+test('configs: the eight booleans, every flag following its setting, and no key value is ever sent', async () => {
   const { app } = await buildTestApi(KEYS);
   const res = await call(app, '/api/configs');
-  assert.deepEqual(res.json(), { map: true, ipInfo: true, ipChecking: true, ip2location: true, originalSite: false, cloudFlare: true, ipapiis: true, reportSharing: true });
+  // In the contract's order, written by the serialiser from the schema.
+  assert.equal(res.body, JSON.stringify({ map: true, ipInfo: true, ipChecking: true, ip2location: true, originalSite: false, cloudFlare: true, ipapiis: true, reportSharing: true }));
   for (const value of Object.values(KEYS)) assert.ok(!res.body.includes(value), value);
   await app.close();
 
@@ -26,14 +29,17 @@ test('configs: every flag follows its setting, and no key value is ever sent', a
   const flags = (await call(bare.app, '/api/configs')).json();
   assert.equal(flags.ipChecking, false, 'the private API needs key and endpoint');
   assert.equal(flags.reportSharing, false, 'report sharing needs all three settings');
+  assert.deepEqual(Object.keys(flags).sort(), ['cloudFlare', 'ip2location', 'ipChecking', 'ipInfo', 'ipapiis', 'map', 'originalSite', 'reportSharing']);
+  assert.ok(Object.values(flags).every((value) => value === false));
   await bare.app.close();
 });
 
-test('configs: originalSite only for a Referer on a canonical hostname', async () => {
-  const { app } = await buildTestApi({ ALLOWED_DOMAINS: [...CANONICAL_HOSTNAMES, 'mirror.example'].join(',') });
+test('configs: originalSite only for a Referer on one of the five canonical hostnames', async () => {
+  const { app } = await buildTestApi({ ALLOWED_DOMAINS: [...CANONICAL, 'mirror.example', 'staging.ipcheck.ing'].join(',') });
   const flag = async (referer: string) => (await call(app, { method: 'GET', url: '/api/configs', headers: { referer } })).json().originalSite;
-  for (const host of CANONICAL_HOSTNAMES) assert.equal(await flag(`https://${host}/some/page`), true, host);
+  for (const host of CANONICAL) assert.equal(await flag(`https://${host}/some/page`), true, host);
   assert.equal(await flag('https://mirror.example/'), false);
+  assert.equal(await flag('https://staging.ipcheck.ing/'), false);
   assert.equal(await flag('http://localhost:5173/'), false);
   await app.close();
 });

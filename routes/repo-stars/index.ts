@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 
-const Stars = Type.Object({ stars: Type.Integer() });
+/** `{stars}`: a number, as the site's badge needs. */
+const Stars = Type.Object({ stars: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
 
 /** GET /api/repo-stars: the project's stargazer count, fetched unauthenticated. */
 const repoStars: FastifyPluginAsyncTypebox = async (app) => {

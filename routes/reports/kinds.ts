@@ -1,4 +1,4 @@
-import { Type, type TProperties, type TSchema } from 'typebox';
+import { Type, type TProperties } from 'typebox';
 import { isIp } from '../../schemas/guards.js';
 
 // The leaf kinds of the shared-report whitelist, as small schema builders.
@@ -11,8 +11,6 @@ import { isIp } from '../../schemas/guards.js';
 export const closed = <T extends TProperties>(properties: T) => Type.Object(properties, { additionalProperties: false });
 
 export const opt = Type.Optional;
-
-export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** A string of at most `max` UTF-16 units, as the page's own check counts (JSON Schema counts code points). */
 export const str = (max: number) => {

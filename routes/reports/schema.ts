@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { bool, cc, closed, int, ip, ipOrDomain, isoDate, nullable, num, oneOf, opt, str, tz } from './kinds.js';
+import { Nullable as nullable } from '../../schemas/nullable.js';
+import { bool, cc, closed, int, ip, ipOrDomain, isoDate, num, oneOf, opt, str, tz } from './kinds.js';
 
 // The whitelist of what a shared report may hold, exactly the one the site's
 // page builds and reads (it renders the sections in this order). Every value

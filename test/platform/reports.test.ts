@@ -19,14 +19,6 @@ let clock = Date.now();
 
 before(async () => {
   fake = await FakeUpstream.start();
-  // The process's first request loads the inject library and compiles undici's
-  // HTTP parser: on a busy machine that blocks the event loop for over a
-  // second, and the load shedding of the app that saw it answers 503. A
-  // throw-away app takes that first request.
-  new FakeKv(fake, { accountId: ACCOUNT, namespaceId: NAMESPACE, token: TOKEN });
-  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV });
-  await post(app, { report: EXAMPLE_REPORT, ttlDays: 1 });
-  await app.close();
 });
 after(() => fake.close());
 beforeEach(() => {

@@ -9,12 +9,13 @@ import { APP_ROOT } from '../../lib/app-root.js';
 import { SLOW_DOWN_MAX_DELAY_MS } from '../../plugins/slow-down.js';
 import { isMonitoringPath } from '../../plugins/monitoring-path.js';
 import { buildTestApiWith, call, type LogCapture } from '../support/app.js';
-import { heldFor, overHttp } from '../support/over-http.js';
+import { heldAtLeast, overHttp, slowDownProbe } from '../support/over-http.js';
 
 // The telemetry tunnel mounts only with TELEMETRY_DSN_FRONTEND; a stand-in GET
 // route shows what both global limiters do on its path.
 const routes: FastifyPluginAsync = async (app) => {
-  app.get('/monitoring', async () => ({ ok: true }));
+  app.get('/monitoring', async (request) => ({ ok: true, slowedDown: request.slowDown !== null }));
+  await app.register(slowDownProbe);
 };
 
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
@@ -107,8 +108,7 @@ test('/api/monitoring skips both global limiters', async () => {
   for (let i = 0; i < 6; i++) {
     const res = await fetch('/api/monitoring', { headers: from('198.51.100.10') });
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(JSON.parse(res.body), { ok: true });
-    assert.ok(heldFor(res.ms, 0), `not slowed down (${res.ms} ms)`);
+    assert.deepEqual(JSON.parse(res.body), { ok: true, slowedDown: false }, 'never counted by the slow-down');
   }
   assert.equal((await fetch('/api/configs', { headers: from('198.51.100.10') })).statusCode, 200);
   assert.equal((await fetch('/api/configs', { headers: from('198.51.100.10') })).statusCode, 429);
@@ -120,12 +120,15 @@ test('slow-down: after SECURITY_DELAY_AFTER requests each one waits hits × 400 
   const { app } = await buildTestApiWith({ SECURITY_DELAY_AFTER: '2' }, routes);
   const fetch = await overHttp(app);
   for (const due of [0, 0, 400, 800]) {
-    const res = await fetch('/api/configs', { headers: from('198.51.100.10') });
+    const res = await fetch('/api/t/slow-down', { headers: from('198.51.100.10') });
     assert.equal(res.statusCode, 200);
-    assert.equal(JSON.parse(res.body).map, false, 'the whole answer');
-    assert.ok(heldFor(res.ms, due), `${res.ms} ms, due ${due}`);
+    assert.deepEqual(JSON.parse(res.body), { delay: due, counted: true });
+    assert.ok(heldAtLeast(res.ms, due), `${res.ms} ms, due ${due}`);
   }
-  assert.ok(heldFor((await fetch('/api/configs', { headers: from('203.0.113.30') })).ms, 0), 'counted per client IP');
+  const whole = await fetch('/api/configs', { headers: from('198.51.100.10') });
+  assert.equal(JSON.parse(whole.body).map, false, 'a slowed-down answer is the whole answer');
+  assert.ok(heldAtLeast(whole.ms, 1200));
+  assert.equal(JSON.parse((await fetch('/api/t/slow-down', { headers: from('203.0.113.30') })).body).delay, 0, 'counted per client IP');
   await app.close();
 });
 
@@ -134,12 +137,15 @@ test('slow-down: the delay stops growing at the documented maximum', async () =>
   const { app } = await buildTestApiWith({ SECURITY_DELAY_AFTER: '1' }, routes);
   const fetch = await overHttp(app);
   // All at once, so the test waits for the longest delay only.
-  const answers = await Promise.all(Array.from({ length: 28 }, () => fetch('/api/configs', { headers: from('198.51.100.10') })));
-  const times = answers.map((res) => res.ms).sort((x, y) => x - y);
-  const due = times.map((_, i) => Math.min(i * 400, SLOW_DOWN_MAX_DELAY_MS));
-  assert.deepEqual(due.slice(-4), [9600, 10000, 10000, 10000]);
-  times.forEach((ms, i) => assert.ok(heldFor(ms, due[i]!), `answer ${i}: ${ms} ms, due ${due[i]}`));
+  const answers = await Promise.all(Array.from({ length: 28 }, () => fetch('/api/t/slow-down', { headers: from('198.51.100.10') })));
   assert.ok(answers.every((res) => res.statusCode === 200));
+  const delays = answers.map((res) => (JSON.parse(res.body) as { delay: number }).delay).sort((x, y) => x - y);
+  assert.deepEqual(delays, delays.map((_, i) => Math.min(i * 400, SLOW_DOWN_MAX_DELAY_MS)));
+  assert.deepEqual(delays.slice(-4), [9600, 10000, 10000, 10000]);
+  for (const res of answers) {
+    const { delay } = JSON.parse(res.body) as { delay: number };
+    assert.ok(heldAtLeast(res.ms, delay), `${res.ms} ms, due ${delay}`);
+  }
   await app.close();
 });
 

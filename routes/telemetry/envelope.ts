@@ -40,24 +40,39 @@ function lineEnd(body: Buffer, from: number): number {
   return end === -1 ? body.length : end;
 }
 
-/**
- * Splits a telemetry (Sentry) envelope: a JSON header line, then items, each a
- * JSON item header line and a payload that is either `length` bytes (binary
- * safe) or runs to the next newline.
- */
-export function parseEnvelope(body: Buffer): Envelope {
+// What a browser SDK sends: a handful of items, at most one event, and an event
+// of at most 1 MB (Sentry's own limit). Past these the envelope is refused before
+// any more of it is looked at, so no body up to the 10 MB limit can hold the
+// event loop: 655,000 tiny items once held it for 3.7 s.
+export const MAX_ITEMS = 100;
+const MAX_EVENTS = 1;
+export const MAX_EVENT_BYTES = 1024 * 1024;
+
+/** The envelope's header line alone: enough to check its DSN before anything else is read. */
+export function envelopeHeader(body: Buffer): { headerBytes: Buffer; header: Record<string, unknown>; itemsFrom: number } {
   const first = body.indexOf(NEWLINE);
   if (first === -1) throw new MalformedEnvelope();
   const headerBytes = body.subarray(0, first);
-  const header = parseHeader(headerBytes);
+  return { headerBytes, header: parseHeader(headerBytes), itemsFrom: first + 1 };
+}
+
+/**
+ * Splits a telemetry (Sentry) envelope: a JSON header line, then items, each a
+ * JSON item header line and a payload that is either `length` bytes (binary
+ * safe) or runs to the next newline. Payloads stay views of the body.
+ */
+export function parseEnvelope(body: Buffer): Envelope {
+  const { headerBytes, header, itemsFrom } = envelopeHeader(body);
   const items: EnvelopeItem[] = [];
-  let pos = first + 1;
+  let events = 0;
+  let pos = itemsFrom;
   while (pos < body.length) {
     const headerEnd = lineEnd(body, pos);
     const itemHeaderBytes = body.subarray(pos, headerEnd);
     pos = headerEnd + 1;
     // A trailing newline after the last payload leaves an empty line behind.
     if (itemHeaderBytes.length === 0 && pos >= body.length) break;
+    if (items.length === MAX_ITEMS) throw new MalformedEnvelope();
     const itemHeader = parseHeader(itemHeaderBytes);
     if (typeof itemHeader.type !== 'string') throw new MalformedEnvelope();
     const length = itemHeader.length;
@@ -77,6 +92,7 @@ export function parseEnvelope(body: Buffer): Envelope {
         pos += 1;
       }
     }
+    if (itemHeader.type === 'event' && (++events > MAX_EVENTS || payload.length > MAX_EVENT_BYTES)) throw new MalformedEnvelope();
     items.push({ headerBytes: itemHeaderBytes, header: itemHeader, payload });
   }
   return { headerBytes, header, items };

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { clientIp } from '../../lib/client-ip.js';
 import { redactUrl } from '../../lib/logger.js';
 import { ErrorBody } from '../../schemas/error-body.js';
-import { ingestUrl, parseEnvelope, serialiseEnvelope, withVisitorIp } from './envelope.js';
+import { envelopeHeader, ingestUrl, parseEnvelope, serialiseEnvelope, withVisitorIp } from './envelope.js';
 
 export const TELEMETRY_BODY_LIMIT = 10 * 1024 * 1024;
 export const TELEMETRY_LIMIT = 600;
@@ -14,7 +14,6 @@ const NOT_CONFIGURED = 'Tunnel not configured';
 
 // Headers of the ingest answer that tell the browser SDK to back off.
 const PASSED_HEADERS = ['retry-after', 'x-sentry-rate-limits'];
-
 
 /**
  * POST /api/monitoring: a first-party tunnel for the frontend's telemetry
@@ -49,8 +48,9 @@ const telemetry: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       // A MalformedEnvelope carries statusCode 400, which the error handler answers as it is.
+      // The DSN is checked on the header line alone: an envelope for anyone else is not read further.
+      if (envelopeHeader(body).header.dsn !== dsn) return reply.code(403).send({ error: DSN_MISMATCH });
       let envelope = parseEnvelope(body);
-      if (envelope.header.dsn !== dsn) return reply.code(403).send({ error: DSN_MISMATCH });
       const ip = clientIp(request);
       if (ip) envelope = withVisitorIp(envelope, ip);
 

@@ -1,0 +1,91 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { request } from 'undici';
+import { FakeUpstream, fixture } from '../support/fake-upstream.js';
+import { FAKE_TELEMETRY_DSN } from '../support/fake-routes/platform.js';
+import { startServer, stopServer, type Running } from '../support/real-server.js';
+import { MAX_EVENT_BYTES, MAX_ITEMS } from '../../routes/telemetry/envelope.js';
+
+const INGEST_HOST = 'o0.ingest.sentry.io';
+const TEN_MB = 10 * 1024 * 1024;
+// The issue's bar is an answer within 1 s that never delays another request by
+// over 100 ms. Measured as the server's own CPU time, which a busy machine does
+// not inflate the way it does wall time: under 100 ms of work in all, no
+// stretch of it can hold the event loop for longer.
+const CPU_BUDGET_MS = 100;
+
+/** User plus system CPU milliseconds a process has used so far (Linux). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const header = (dsn: string) => JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc', dsn, sent_at: '2026-11-24T12:00:00.000Z' });
+
+/** About 10 MB of the smallest items an envelope can hold (about 655,000 of them). */
+function tinyItems(dsn: string): Buffer {
+  const item = '\n{"type":"x"}\n';
+  return Buffer.from(header(dsn) + item.repeat(Math.floor((TEN_MB - 200) / item.length)));
+}
+
+let fake: FakeUpstream;
+let server: Running;
+before(async () => {
+  fake = await FakeUpstream.start();
+  fake.on('POST', INGEST_HOST, /./, { json: fixture(INGEST_HOST, 'envelope-accepted.json') });
+  server = await startServer({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, TELEMETRY_DSN_FRONTEND: FAKE_TELEMETRY_DSN });
+});
+after(async () => {
+  await stopServer(server);
+  await fake.close();
+});
+
+async function post(body: Buffer): Promise<{ status: number; body: string; cpu: number }> {
+  const pid = server.child.pid!;
+  const before = cpuMs(pid);
+  const res = await request(`${server.apiUrl}/api/monitoring`, { method: 'POST', body, headers: { 'content-type': 'text/plain;charset=UTF-8', referer: 'http://localhost/' } });
+  const text = await res.body.text();
+  return { status: res.statusCode, body: text, cpu: cpuMs(pid) - before };
+}
+
+test('warm-up: an ordinary envelope is relayed', async () => {
+  const res = await post(Buffer.from(`${header(FAKE_TELEMETRY_DSN)}\n{"type":"event"}\n{"level":"error"}\n`));
+  assert.equal(res.status, 200);
+});
+
+test(`10 MB of tiny items for the right DSN: 400 after at most ${MAX_ITEMS} items, within the CPU budget`, async () => {
+  const body = tinyItems(FAKE_TELEMETRY_DSN);
+  assert.ok(body.length > 9 * 1024 * 1024 && body.length <= TEN_MB);
+  const relayed = fake.requestsTo(INGEST_HOST).length;
+  const res = await post(body);
+  assert.equal(res.status, 400);
+  assert.deepEqual(JSON.parse(res.body), { error: 'Invalid envelope' });
+  assert.ok(res.cpu <= CPU_BUDGET_MS, `${res.cpu} ms of CPU`);
+  assert.equal(fake.requestsTo(INGEST_HOST).length, relayed, 'nothing relayed');
+});
+
+test('10 MB of tiny items for another DSN: 403 from the header line alone, within the CPU budget', async () => {
+  const res = await post(tinyItems('https://other@o0.ingest.sentry.io/1'));
+  assert.equal(res.status, 403);
+  assert.ok(res.cpu <= CPU_BUDGET_MS, `${res.cpu} ms of CPU`);
+});
+
+test('a 10 MB attachment is relayed byte for byte, within the CPU budget', async () => {
+  const size = TEN_MB - 1024;
+  const attachment = Buffer.alloc(size, 0xab);
+  const body = Buffer.concat([Buffer.from(`${header(FAKE_TELEMETRY_DSN)}\n${JSON.stringify({ type: 'attachment', length: size })}\n`), attachment, Buffer.from('\n')]);
+  const res = await post(body);
+  assert.equal(res.status, 200);
+  const relayed = fake.requestsTo(INGEST_HOST).at(-1)!.body;
+  assert.ok(relayed.equals(body), 'the bytes as they came');
+  assert.ok(res.cpu <= CPU_BUDGET_MS, `${res.cpu} ms of CPU`);
+});
+
+test('more than one event, or an event over 1 MB, is refused as an invalid envelope', async () => {
+  const event = '{"level":"error"}';
+  const two = Buffer.from(`${header(FAKE_TELEMETRY_DSN)}\n{"type":"event"}\n${event}\n{"type":"event"}\n${event}\n`);
+  assert.equal((await post(two)).status, 400);
+  const big = JSON.stringify({ level: 'error', extra: 'x'.repeat(MAX_EVENT_BYTES) });
+  assert.equal((await post(Buffer.from(`${header(FAKE_TELEMETRY_DSN)}\n{"type":"event"}\n${big}\n`))).status, 400);
+});

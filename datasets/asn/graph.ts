@@ -10,9 +10,11 @@ const REL_PEER = 3;
 // Edge passes over half a million links run in slices this long between
 // yields; each slice is a few milliseconds of typed-array work.
 const SLICE = 50_000;
-// Tier-1 candidates examined for the clique: far more than the real clique
-// (about twenty networks) and small enough to keep the pairwise check cheap.
-const CLIQUE_CANDIDATES = 64;
+// A Tier-1 buys transit from nobody and sells it to at least this many ASes.
+// The floor keeps out ASes that look provider-free only because they are
+// defunct or tiny; real Tier-1s and the large provider-free regional
+// backbones have hundreds to thousands of customers.
+export const TIER1_MIN_CUSTOMERS = 100;
 
 const MAX_ASN = 0xffffffff;
 // 2^20 distinct ASes at most (about 120,000 exist); an ASN times this stays below 2^53.
@@ -40,7 +42,7 @@ export class AsGraph {
     readonly linkCount: number,
     /** Customer count per AS, used to rank providers when the graph is trimmed. */
     readonly customerCounts: Uint32Array,
-    /** Indices of the Tier-1 clique, sorted. */
+    /** Indices of the Tier-1s (no provider, at least TIER1_MIN_CUSTOMERS customers), sorted. */
     readonly tier1: Uint32Array,
   ) {}
 
@@ -216,7 +218,7 @@ async function buildGraph(index: Map<number, number>, links: LinkBuffer): Promis
     await yieldToLoop();
   }
   const customerCounts = new Uint32Array(n);
-  const providerFree = new Uint8Array(n);
+  const tier1: number[] = [];
   for (let start = 0; start < n; start += SLICE / 10) {
     const end = Math.min(n, start + SLICE / 10);
     for (let i = start; i < end; i++) {
@@ -227,41 +229,9 @@ async function buildGraph(index: Map<number, number>, links: LinkBuffer): Promis
         else if (relations[k] === REL_PROVIDER) providers++;
       }
       customerCounts[i] = customers;
-      providerFree[i] = providers === 0 ? 1 : 0;
+      if (providers === 0 && customers >= TIER1_MIN_CUSTOMERS) tier1.push(i);
     }
     await yieldToLoop();
   }
-  const tier1 = await findClique(offsets, neighbours, relations, customerCounts, providerFree);
-  return new AsGraph(asns, offsets, neighbours, relations, links.length, customerCounts, tier1);
-}
-
-/**
- * The Tier-1 clique, found the way CAIDA's inference seeds it: ASes that buy
- * transit from nobody and sell it to somebody, taken largest customer base
- * first, each kept only if it peers with every member kept so far.
- */
-async function findClique(
-  offsets: Uint32Array,
-  neighbours: Uint32Array,
-  relations: Uint8Array,
-  customerCounts: Uint32Array,
-  providerFree: Uint8Array,
-): Promise<Uint32Array> {
-  const candidates: number[] = [];
-  for (let i = 0; i < customerCounts.length; i++) if (providerFree[i] && customerCounts[i]! > 0) candidates.push(i);
-  candidates.sort((a, b) => customerCounts[b]! - customerCounts[a]! || a - b);
-  const top = candidates.slice(0, CLIQUE_CANDIDATES);
-  const isCandidate = new Set(top);
-  // One pass over each candidate's links collects its peerings among the
-  // candidates; the pairwise test is then a set lookup.
-  const peersOf = new Map<number, Set<number>>();
-  for (const c of top) {
-    const peers = new Set<number>();
-    for (let k = offsets[c]!; k < offsets[c + 1]!; k++) if (relations[k] === REL_PEER && isCandidate.has(neighbours[k]!)) peers.add(neighbours[k]!);
-    peersOf.set(c, peers);
-    await yieldToLoop();
-  }
-  const clique: number[] = [];
-  for (const c of top) if (clique.every((m) => peersOf.get(c)!.has(m))) clique.push(c);
-  return Uint32Array.from(clique).sort();
+  return new AsGraph(asns, offsets, neighbours, relations, links.length, customerCounts, Uint32Array.from(tier1));
 }

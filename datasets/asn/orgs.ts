@@ -2,14 +2,9 @@ import type { Readable } from 'node:stream';
 import { DatasetFormatError, eachLine } from './lines.js';
 import { sortedIndexOf } from './sorted.js';
 
-export interface AsOrganisation {
-  name: string;
-  country: string | null;
-}
-
 /**
  * The AS-organisation snapshot: sorted `asns` with, at the same position, an
- * index into the organisation tables (names are shared by every AS of an
+ * index into the organisation names (a name is shared by every AS of an
  * organisation, so each is stored once).
  */
 export class AsOrgs {
@@ -17,18 +12,16 @@ export class AsOrgs {
     private readonly asns: Uint32Array,
     private readonly orgOf: Uint32Array,
     private readonly names: string[],
-    private readonly countries: string[],
   ) {}
 
   get size(): number {
     return this.asns.length;
   }
 
-  lookup(asn: number): AsOrganisation | undefined {
+  /** The name of the AS's organisation (its own AS name when the organisation is unknown). */
+  name(asn: number): string | undefined {
     const i = sortedIndexOf(this.asns, asn);
-    if (i === -1) return undefined;
-    const org = this.orgOf[i]!;
-    return { name: this.names[org]!, country: this.countries[org] || null };
+    return i === -1 ? undefined : this.names[this.orgOf[i]!];
   }
 }
 
@@ -47,7 +40,6 @@ export async function parseAsOrg(stream: Readable): Promise<AsOrgs> {
   let section: Section = 'none';
   const orgIndex = new Map<string, number>();
   const names: string[] = [];
-  const countries: string[] = [];
   const auts: number[] = [];
   await eachLine(stream, (line, lineNo) => {
     if (line.startsWith('#')) {
@@ -62,14 +54,12 @@ export async function parseAsOrg(stream: Readable): Promise<AsOrgs> {
       if (f.length < 5) throw new DatasetFormatError(`line ${lineNo}: expected org_id|changed|org_name|country|source`);
       orgIndex.set(f[0]!, names.length);
       names.push(f[2]!);
-      countries.push(f[3]!);
     } else if (section === 'aut') {
       if (f.length < 6 || !/^\d{1,10}$/.test(f[0]!)) throw new DatasetFormatError(`line ${lineNo}: expected aut|changed|aut_name|org_id|opaque_id|source`);
       let org = orgIndex.get(f[3]!);
       if (org === undefined) {
         org = names.length;
         names.push(f[2]!);
-        countries.push('');
       }
       auts.push(Number(f[0]) * ORG_SPAN + org);
     } else {
@@ -87,5 +77,5 @@ export async function parseAsOrg(stream: Readable): Promise<AsOrgs> {
     asns[i] = Math.floor(packed[i]! / ORG_SPAN);
     orgOf[i] = packed[i]! % ORG_SPAN;
   }
-  return new AsOrgs(asns, orgOf, names, countries);
+  return new AsOrgs(asns, orgOf, names);
 }

@@ -9,16 +9,13 @@ const RIPE = 'stat.ripe.net';
 const OVERVIEW = '/data/as-overview/data.json';
 
 interface Body {
-  asn: number;
-  dataset: string;
-  found: boolean;
-  truncated: boolean;
-  nodes: Array<{ asn: number; name: string | null; country: string | null; tier1: boolean; depth: number }>;
-  edges: Array<{ from: number; to: number; relation: string }>;
+  origin: number;
+  nodes: Array<{ asn: number; type: string; name: string | null }>;
+  edges: Array<{ from: number; to: number }>;
 }
 
-const edgeSet = (body: Body) => new Set(body.edges.map((e) => `${e.from}>${e.to}:${e.relation}`));
-const node = (body: Body, asn: number) => body.nodes.find((n) => n.asn === asn);
+const edgeSet = (body: Body) => new Set(body.edges.map((e) => `${e.from}>${e.to}`));
+const byAsn = (body: Body) => [...body.nodes].sort((a, b) => a.asn - b.asn);
 
 const fake = fakeUpstreamPerFile(registerRipeStatFakeRoutes);
 
@@ -44,77 +41,79 @@ test('asn guard: missing and malformed ASNs are 400 with the spec strings', asyn
   ]);
 });
 
-test('a stub AS: one provider, then the two Tier-1s above it and their peering; RIPEstat only for the unnamed AS', async (t) => {
+test('the contract shape: typed nodes, customer-to-provider edges, cacheable for 30 days', async (t) => {
   const { app } = await loadedApi(t);
-  const res = await call(app, '/api/asn-connectivity?asn=AS200000');
+  const res = await call(app, '/api/asn-connectivity?asn=AS15169');
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['cache-control'], 'public, max-age=2592000');
   const body = res.json() as Body;
-  assert.equal(body.asn, 200000);
-  assert.equal(body.dataset, 'loaded');
-  assert.equal(body.found, true);
-  assert.equal(body.truncated, false);
+  assert.deepEqual(Object.keys(body), ['origin', 'nodes', 'edges']);
+  assert.equal(body.origin, 15169);
+  assert.deepEqual(body.nodes[0], { asn: 15169, type: 'origin', name: 'Google LLC' });
+  assert.deepEqual(byAsn(body), [
+    { asn: 1299, type: 'tier1', name: 'Arelion Sweden AB' },
+    { asn: 2914, type: 'tier1', name: 'NTT America, Inc.' },
+    { asn: 3356, type: 'tier1', name: 'Level 3 Parent, LLC' },
+    { asn: 6453, type: 'intermediate', name: 'TATA COMMUNICATIONS (AMERICA) INC' },
+    { asn: 15169, type: 'origin', name: 'Google LLC' },
+  ]);
+  assert.deepEqual(edgeSet(body), new Set(['15169>3356', '15169>6453', '6453>1299', '6453>2914']));
+  for (const e of body.edges) assert.deepEqual(Object.keys(e), ['from', 'to']);
+  assert.equal(fake.requestsTo(RIPE).length, 0);
+});
+
+test('a multi-homed AS: Tier-1 providers directly, intermediates up to their Tier-1s, a provider that leads nowhere pruned', async (t) => {
+  const { app } = await loadedApi(t);
+  const body = (await call(app, '/api/asn-connectivity?asn=13335')).json() as Body;
+  // 6939 buys no transit but has two customers, far from a Tier-1's customer base: an intermediate with no way up, pruned.
   assert.deepEqual(
-    body.nodes.map((n) => [n.asn, n.depth, n.tier1]).sort((a, b) => (a[0] as number) - (b[0] as number)),
+    byAsn(body).map((n) => [n.asn, n.type]),
     [
-      [1299, 2, true],
-      [3356, 2, true],
-      [9002, 1, false],
-      [200000, 0, false],
+      [174, 'tier1'],
+      [1299, 'tier1'],
+      [3356, 'tier1'],
+      [8220, 'intermediate'],
+      [9002, 'intermediate'],
+      [13335, 'origin'],
     ],
   );
-  assert.deepEqual(edgeSet(body), new Set(['200000>9002:provider', '9002>3356:provider', '9002>1299:provider', '3356>1299:peer']));
-  assert.deepEqual(node(body, 9002), { asn: 9002, name: 'RETN Limited', country: 'GB', tier1: false, depth: 1 });
-  assert.equal(node(body, 200000)!.name, 'HOSTING-EXAMPLE - Example Hosting Ltd');
+  assert.deepEqual(edgeSet(body), new Set(['13335>174', '13335>8220', '13335>9002', '8220>174', '8220>3356', '9002>1299', '9002>3356']));
+});
+
+test('a stub AS: its one provider and the Tier-1s above; RIPEstat names only the AS the local snapshot lacks, without its handle', async (t) => {
+  const { app } = await loadedApi(t);
+  const body = (await call(app, '/api/asn-connectivity?asn=200000')).json() as Body;
+  assert.deepEqual(byAsn(body), [
+    { asn: 1299, type: 'tier1', name: 'Arelion Sweden AB' },
+    { asn: 3356, type: 'tier1', name: 'Level 3 Parent, LLC' },
+    { asn: 9002, type: 'intermediate', name: 'RETN Limited' },
+    { asn: 200000, type: 'origin', name: 'Example Hosting Ltd' },
+  ]);
+  assert.deepEqual(edgeSet(body), new Set(['200000>9002', '9002>1299', '9002>3356']));
   const lookups = fake.requestsTo(RIPE, OVERVIEW);
   assert.equal(lookups.length, 1);
   assert.equal(lookups[0]!.query.get('resource'), 'AS200000');
   assert.equal(lookups[0]!.query.get('sourceapp'), 'netdiag-backend');
 });
 
-test('a multi-homed AS: every provider, the paths above them, and the Tier-1 clique links', async (t) => {
-  const { app } = await loadedApi(t);
-  const body = (await call(app, '/api/asn-connectivity?asn=13335')).json() as Body;
-  assert.deepEqual(
-    body.nodes.map((n) => n.asn).sort((a, b) => a - b),
-    [174, 1299, 3356, 6939, 8220, 9002, 13335],
-  );
-  assert.deepEqual(
-    edgeSet(body),
-    new Set([
-      '13335>174:provider',
-      '13335>6939:provider',
-      '13335>9002:provider',
-      '13335>8220:provider',
-      '9002>3356:provider',
-      '9002>1299:provider',
-      '8220>174:provider',
-      '8220>3356:provider',
-      '174>3356:peer',
-      '174>1299:peer',
-      '3356>1299:peer',
-    ]),
-  );
-  // 6939 sells transit and buys none, but misses peerings with 174 and 3356: not in the clique.
-  assert.equal(node(body, 6939)!.tier1, false);
-  assert.equal(node(body, 174)!.tier1, true);
-  assert.equal(node(body, 13335)!.name, 'Cloudflare, Inc.');
-  assert.equal(fake.requestsTo(RIPE).length, 0);
-});
-
-test('a Tier-1 itself is the whole graph', async (t) => {
+test('a Tier-1 queried itself is one origin-tier1 node', async (t) => {
   const { app } = await loadedApi(t);
   const body = (await call(app, '/api/asn-connectivity?asn=174')).json() as Body;
-  assert.equal(body.found, true);
-  assert.deepEqual(body.nodes, [{ asn: 174, name: 'Cogent Communications', country: 'US', tier1: true, depth: 0 }]);
+  assert.deepEqual(body, { origin: 174, nodes: [{ asn: 174, type: 'origin-tier1', name: 'Cogent Communications' }], edges: [] });
+});
+
+test('an AS whose only upstream leads to no Tier-1 is the origin alone', async (t) => {
+  const { app } = await loadedApi(t);
+  const body = (await call(app, '/api/asn-connectivity?asn=208000')).json() as Body;
+  assert.deepEqual(body.nodes.map((n) => [n.asn, n.type]), [[208000, 'origin']]);
   assert.deepEqual(body.edges, []);
 });
 
-test('an AS missing from the snapshot gives an empty graph marked not found', async (t) => {
+test('an AS missing from the snapshot gives an empty graph', async (t) => {
   const { app } = await loadedApi(t);
   const res = await call(app, '/api/asn-connectivity?asn=64511');
   assert.equal(res.statusCode, 200);
-  assert.deepEqual(res.json(), { asn: 64511, dataset: 'loaded', found: false, truncated: false, nodes: [], edges: [] });
+  assert.deepEqual(res.json(), { origin: 64511, nodes: [], edges: [] });
   assert.equal(fake.requestsTo(RIPE).length, 0);
 });
 
@@ -123,7 +122,7 @@ test('without a snapshot: an empty graph, never an error, and not cached', async
   const res = await call(app, '/api/asn-connectivity?asn=13335');
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['cache-control'], 'no-store');
-  assert.deepEqual(res.json(), { asn: 13335, dataset: 'unavailable', found: false, truncated: false, nodes: [], edges: [] });
+  assert.deepEqual(res.json(), { origin: 13335, nodes: [], edges: [] });
   await app.close();
 });
 
@@ -133,14 +132,15 @@ test('without the organisation snapshot, names come from RIPEstat; a failed look
       res.writeHead(500).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', data: { holder: `holder of ${req.query.get('resource')}` } }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', data: { holder: `HANDLE-${req.query.get('resource')} - holder of ${req.query.get('resource')}` } }));
   });
-  const { app } = await loadedApi(t, { relationships: true, organisations: false });
+  const { app, logs } = await loadedApi(t, { relationships: true, organisations: false });
   const res = await call(app, '/api/asn-connectivity?asn=200000');
   assert.equal(res.statusCode, 200);
-  const body = res.json() as Body;
-  assert.equal(node(body, 9002)!.name, 'holder of AS9002');
-  assert.equal(node(body, 3356)!.name, 'holder of AS3356');
-  assert.equal(node(body, 1299)!.name, null);
+  assert.deepEqual(
+    byAsn(res.json() as Body).map((n) => n.name),
+    [null, 'holder of AS3356', 'holder of AS9002', 'holder of AS200000'],
+  );
   assert.equal(fake.requestsTo(RIPE, OVERVIEW).length, 4);
+  assert.equal(logs.find('as-overview lookup failed').length, 1);
 });

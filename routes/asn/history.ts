@@ -2,85 +2,56 @@ import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type
 import { guarded } from '../../schemas/guards.js';
 import { HttpError, UPSTREAM_ERROR } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
+import { Nullable } from '../../schemas/nullable.js';
+import type { AsnDatasets } from '../../datasets/asn/store.js';
+import { historyRows, type RipeOrigin } from './history-rows.js';
+import { orgNames } from './org-names.js';
 
-const Timeline = Type.Object({
-  start: Type.String(),
-  end: Type.String(),
-  peersSeeing: Type.Number(),
-  /** peersSeeing as a percentage of the highest peersSeeing in the answer, one decimal. */
-  visibility: Type.Number(),
-});
+/** The contract's answer when routing-history does not answer within the upstream timeout. */
+const UPSTREAM_TIMEOUT = 'Upstream timeout';
+
 const History = Type.Object({
   prefix: Type.String(),
-  queryStart: Type.Union([Type.String(), Type.Null()]),
-  queryEnd: Type.Union([Type.String(), Type.Null()]),
-  maxPeersSeeing: Type.Number(),
-  origins: Type.Array(
+  /** Newest `lastSeen` first. */
+  history: Type.Array(
     Type.Object({
-      asn: Type.Union([Type.Integer(), Type.Null()]),
-      prefixes: Type.Array(Type.Object({ prefix: Type.String(), timelines: Type.Array(Timeline) })),
+      asn: Type.String({ pattern: '^[0-9]+$' }),
+      org: Nullable(Type.String()),
+      firstSeen: Type.String(),
+      lastSeen: Type.String(),
+      peers: Type.Integer(),
+      peersPct: Type.Integer({ minimum: 0, maximum: 100 }),
+      prefixes: Type.Array(Type.String()),
     }),
   ),
 });
 type HistoryBody = Static<typeof History>;
 
-interface RipeTimeline {
-  starttime?: unknown;
-  endtime?: unknown;
-  full_peers_seeing?: unknown;
-}
-interface RipeRoutingHistory {
-  data?: {
-    query_starttime?: unknown;
-    query_endtime?: unknown;
-    by_origin?: Array<{ origin?: unknown; prefixes?: Array<{ prefix?: unknown; timelines?: RipeTimeline[] }> }>;
-  };
-}
+// RIPEstat leaves out announcements fewer peers saw; the rows drop them anyway (history-rows.ts).
+const MIN_PEERS_SEEING = '30';
 
-/** RIPEstat routing-history, reshaped with each timeline's visibility relative to the best-seen one. */
-function shapeHistory(prefix: string, body: RipeRoutingHistory): HistoryBody {
-  const data = body.data;
-  if (!data || !Array.isArray(data.by_origin)) throw new HttpError(502, UPSTREAM_ERROR);
-  const origins = data.by_origin.map((o) => ({
-    asn: /^(?:AS)?\d+$/i.test(String(o.origin ?? '')) ? Number(String(o.origin).replace(/^AS/i, '')) : null,
-    prefixes: (Array.isArray(o.prefixes) ? o.prefixes : []).map((p) => ({
-      prefix: String(p.prefix ?? ''),
-      timelines: (Array.isArray(p.timelines) ? p.timelines : []).map((t) => ({
-        start: String(t.starttime ?? ''),
-        end: String(t.endtime ?? ''),
-        peersSeeing: typeof t.full_peers_seeing === 'number' && Number.isFinite(t.full_peers_seeing) ? t.full_peers_seeing : 0,
-        visibility: 0,
-      })),
-    })),
-  }));
-  let max = 0;
-  for (const o of origins) for (const p of o.prefixes) for (const t of p.timelines) max = Math.max(max, t.peersSeeing);
-  for (const o of origins) for (const p of o.prefixes) for (const t of p.timelines) t.visibility = max ? Math.round((t.peersSeeing / max) * 1000) / 10 : 0;
-  return {
-    prefix,
-    queryStart: typeof data.query_starttime === 'string' ? data.query_starttime : null,
-    queryEnd: typeof data.query_endtime === 'string' ? data.query_endtime : null,
-    maxPeersSeeing: max,
-    origins,
-  };
-}
+const isTimeout = (err: unknown) => (err as { name?: unknown } | null)?.name === 'AbortError';
 
-/** GET /api/asn-history?prefix=: historical BGP announcements of a prefix (RIPEstat routing-history). */
-const history: FastifyPluginAsyncTypebox = async (app) => {
+/** GET /api/asn-history?prefix=: the origin ASes that announced a prefix over time (RIPEstat routing-history). */
+const history: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, { datasets }) => {
   app.get(
     '/asn-history',
     {
       schema: { querystring: Type.Object({ prefix: guarded('prefix') }), response: { 200: History, '4xx': ErrorBody, '5xx': ErrorBody } },
       config: { cacheTtl: 30 * 24 * 60 * 60 },
     },
-    async (request) => {
+    async (request): Promise<HistoryBody> => {
       // The prefix guard has already checked it (plugins/guards.ts).
       const prefix = request.query.prefix as string;
-      const params = new URLSearchParams({ resource: prefix, sourceapp: app.config.ROUTING_SOURCE_APP });
+      const params = new URLSearchParams({ resource: prefix, sourceapp: app.config.ROUTING_SOURCE_APP, min_peers_seeing: MIN_PEERS_SEEING });
       let res;
       try {
-        res = await app.upstream.json<RipeRoutingHistory>(`https://stat.ripe.net/data/routing-history/data.json?${params}`);
+        res = await app.upstream.json<{ data?: { by_origin?: unknown } }>(`https://stat.ripe.net/data/routing-history/data.json?${params}`);
       } catch (err) {
+        if (isTimeout(err)) {
+          request.log.warn({ prefix }, 'routing-history timed out');
+          throw new HttpError(504, UPSTREAM_TIMEOUT);
+        }
         request.log.warn({ err, prefix }, 'routing-history request failed');
         throw new HttpError(502, UPSTREAM_ERROR);
       }
@@ -88,7 +59,18 @@ const history: FastifyPluginAsyncTypebox = async (app) => {
         request.log.warn({ status: res.status, prefix }, 'routing-history answered non-2xx');
         throw new HttpError(502, UPSTREAM_ERROR);
       }
-      return shapeHistory(prefix, res.data);
+      const origins = res.data?.data?.by_origin;
+      if (!Array.isArray(origins)) {
+        request.log.warn({ prefix }, 'routing-history answered without data.by_origin');
+        throw new HttpError(502, UPSTREAM_ERROR);
+      }
+      const rows = historyRows(origins as RipeOrigin[]);
+      const names = await orgNames(
+        { upstream: app.upstream, sourceApp: app.config.ROUTING_SOURCE_APP, datasets, log: request.log },
+        rows.map((r) => Number(r.asn)),
+      );
+      rows.forEach((row, i) => (row.org = names[i] ?? null));
+      return { prefix, history: rows };
     },
   );
 };

@@ -7,8 +7,8 @@ import connectivity from './connectivity.js';
 
 /**
  * ASN and BGP: /api/asn-radar, /api/asn-history, /api/asn-connectivity, and
- * the CAIDA AS-relationship and AS-organisation snapshots the radar fallback
- * and the connectivity graph read.
+ * the CAIDA AS-relationship and AS-organisation snapshots the radar fallback,
+ * the connectivity graph and the organisation names read.
  */
 const asn: FastifyPluginAsyncTypebox = async (app) => {
   const datasets = new AsnDatasets({ upstream: app.upstream, dataDir: fromAppRoot(app.config.DATA_DIR), logger: app.log, signal: app.lifecycle.stopping });
@@ -18,7 +18,7 @@ const asn: FastifyPluginAsyncTypebox = async (app) => {
     app.lifecycle.onStop('asn-datasets-updater', () => datasets.stopAutoUpdate());
   }
   await app.register(radar, { datasets });
-  await app.register(history);
+  await app.register(history, { datasets });
   await app.register(connectivity, { datasets });
 };
 

@@ -1,10 +1,18 @@
-import type { FakeUpstream } from '../fake-upstream.js';
+import type { FakeUpstream, Handler } from '../fake-upstream.js';
 import { fixture, fixtureBytes } from '../fake-upstream.js';
 
 const RADAR = 'api.cloudflare.com';
 const RIPE = 'stat.ripe.net';
 const CAIDA = 'publicdata.caida.org';
 const R = '/client/v4/radar';
+
+/** Answers `https://host/path` with `files[query parameter]`, or with `files.default`. */
+function byQuery(host: string, param: string, files: Record<string, string> & { default: string }): Handler {
+  return (req, res) => {
+    const file = files[req.query.get(param) ?? ''] ?? files.default;
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(fixture(host, file)));
+  };
+}
 
 /** Cloudflare Radar answers for every view (any ASN gets AS13335's example answers). */
 export function registerRadarFakeRoutes(fake: FakeUpstream): void {
@@ -20,10 +28,15 @@ export function registerRadarFakeRoutes(fake: FakeUpstream): void {
   fake.on('GET', RADAR, `${R}/http/timeseries`, json('http-timeseries-DE.json'));
 }
 
-/** RIPEstat routing-history and as-overview. */
+/** RIPEstat routing-history (8.8.8.0/24's history, or 193.0.0.0/21's for any other prefix) and as-overview (AS3333's, or AS200000's for any other AS). */
 export function registerRipeStatFakeRoutes(fake: FakeUpstream): void {
-  fake.on('GET', RIPE, '/data/routing-history/data.json', { json: fixture(RIPE, 'routing-history-193.0.0.0_21.json') });
-  fake.on('GET', RIPE, '/data/as-overview/data.json', { json: fixture(RIPE, 'as-overview-AS200000.json') });
+  fake.on(
+    'GET',
+    RIPE,
+    '/data/routing-history/data.json',
+    byQuery(RIPE, 'resource', { '8.8.8.0/24': 'routing-history-8.8.8.0_24.json', default: 'routing-history-193.0.0.0_21.json' }),
+  );
+  fake.on('GET', RIPE, '/data/as-overview/data.json', byQuery(RIPE, 'resource', { AS3333: 'as-overview-AS3333.json', default: 'as-overview-AS200000.json' }));
 }
 
 /** CAIDA listing pages and the 20261101 snapshots they name. */

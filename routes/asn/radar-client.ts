@@ -1,5 +1,18 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Upstream } from '../../lib/upstream.js';
 import { UpstreamError } from '../../lib/upstream.js';
+import type { AsnDatasets } from '../../datasets/asn/store.js';
+
+/** What a radar view needs to answer one request. */
+export interface RadarContext {
+  upstream: Upstream;
+  key: string;
+  datasets: AsnDatasets;
+  log: FastifyBaseLogger;
+}
+
+/** MyIP's answer, which the frontend contract names, when a view's Radar sources all fail. */
+export const RADAR_FAILED = 'Internal server error';
 
 // Cloudflare Radar: every answer is `{success, errors, result}`.
 const RADAR = 'https://api.cloudflare.com/client/v4/radar/';

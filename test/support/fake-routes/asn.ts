@@ -14,10 +14,11 @@ function byQuery(host: string, param: string, files: Record<string, string> & { 
   };
 }
 
-/** Cloudflare Radar answers for every view (any ASN gets AS13335's example answers). */
+/** Cloudflare Radar answers for every view: AS15169's entity for AS15169, AS13335's example answers for any other ASN. */
 export function registerRadarFakeRoutes(fake: FakeUpstream): void {
   const json = (name: string) => ({ json: fixture(RADAR, `radar-${name}`) });
   fake.on('GET', RADAR, /^\/client\/v4\/radar\/entities\/asns\/\d+$/, json('entities-asns-13335.json'));
+  fake.on('GET', RADAR, `${R}/entities/asns/15169`, json('entities-asns-15169.json'));
   fake.on('GET', RADAR, /^\/client\/v4\/radar\/entities\/asns\/\d+\/rel$/, json('entities-asns-13335-rel.json'));
   for (const dimension of ['ip_version', 'http_protocol', 'device_type', 'bot_class']) {
     fake.on('GET', RADAR, `${R}/http/summary/${dimension}`, json(`http-summary-${dimension}.json`));
@@ -25,6 +26,7 @@ export function registerRadarFakeRoutes(fake: FakeUpstream): void {
   fake.on('GET', RADAR, `${R}/bgp/routes/stats`, json('bgp-routes-stats.json'));
   fake.on('GET', RADAR, `${R}/quality/speed/summary`, json('quality-speed-summary.json'));
   fake.on('GET', RADAR, `${R}/annotations/outages`, json('annotations-outages.json'));
+  fake.on('GET', RADAR, `${R}/traffic_anomalies`, json('traffic-anomalies.json'));
   fake.on('GET', RADAR, `${R}/http/timeseries`, json('http-timeseries-DE.json'));
 }
 

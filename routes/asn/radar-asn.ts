@@ -1,0 +1,138 @@
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { HttpError } from '../../lib/http-error.js';
+import { Nullable } from '../../schemas/nullable.js';
+import { num, numbers, radarGet, RADAR_FAILED, str, type RadarContext } from './radar-client.js';
+
+// A flat field is absent, never null, when its segment failed or Radar gave no usable value.
+const Text = Type.Optional(Type.String());
+/** Two decimals and a percent sign, e.g. "71.39%": the frontend strips the sign and parses the rest. */
+const Percent = Type.Optional(Type.String({ pattern: '^[0-9]+\\.[0-9]{2}%$' }));
+
+export const AsnProfile = Type.Object({
+  asnName: Text,
+  /** ISO 3166-1 alpha-2. */
+  asnCountryCode: Text,
+  asnOrgName: Text,
+  /** en-US thousands separators, e.g. "1,234,567". */
+  estimatedUsers: Text,
+  IPv4_Pct: Percent,
+  IPv6_Pct: Percent,
+  HTTP_Pct: Percent,
+  HTTPS_Pct: Percent,
+  Desktop_Pct: Percent,
+  Mobile_Pct: Percent,
+  Bot_Pct: Percent,
+  Human_Pct: Percent,
+  // The spec's further content, beside the flat fields the frontend reads; null when the segment failed.
+  prefixes: Nullable(Type.Object({ ipv4: Nullable(Type.Integer()), ipv6: Nullable(Type.Integer()) })),
+  relationships: Nullable(
+    Type.Object({
+      upstreams: Type.Integer(),
+      downstreams: Type.Integer(),
+      peers: Type.Integer(),
+      source: Type.Union([Type.Literal('radar'), Type.Literal('local')]),
+    }),
+  ),
+  /** Radar's speed-test aggregates: bandwidth in Mbps, latency and jitter in ms, packet loss in percent. */
+  speed: Nullable(Type.Record(Type.String(), Type.Number())),
+  /** Segments that failed, by name. */
+  missing: Type.Array(Type.String()),
+});
+export type AsnProfileBody = Static<typeof AsnProfile>;
+type Relationships = NonNullable<AsnProfileBody['relationships']>;
+
+const USERS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+function percent(value: unknown): string | undefined {
+  const n = num(value);
+  return n === null ? undefined : `${n.toFixed(2)}%`;
+}
+
+interface RadarEntity {
+  asn?: { name?: unknown; country?: unknown; orgName?: unknown; estimatedUsers?: { estimatedUsers?: unknown } };
+}
+interface RadarRel {
+  asn1?: number;
+  asn2?: number;
+  rel?: string;
+}
+
+/** Radar lists each relation once as `asn1 rel asn2`, P2C meaning asn1 is asn2's provider. */
+function countRels(asn: number, rels: RadarRel[] | undefined): Relationships {
+  if (!Array.isArray(rels)) throw new Error('Radar relationships answer without rels');
+  const up = new Set<number>();
+  const down = new Set<number>();
+  const peers = new Set<number>();
+  for (const r of rels) {
+    const other = r.asn1 === asn ? r.asn2 : r.asn2 === asn ? r.asn1 : undefined;
+    if (typeof other !== 'number') continue;
+    const iAmFirst = r.asn1 === asn;
+    if (r.rel === 'P2P') peers.add(other);
+    else if (r.rel === 'P2C') (iAmFirst ? down : up).add(other);
+    else if (r.rel === 'C2P') (iAmFirst ? up : down).add(other);
+  }
+  return { upstreams: up.size, downstreams: down.size, peers: peers.size, source: 'radar' };
+}
+
+/**
+ * view=asn: eight Radar calls in parallel. A failed segment is logged and
+ * leaves its fields out (flat fields) or null (the spec's extras); the
+ * relationship counts then come from the local AS-relationship snapshot.
+ * Only when every segment fails is the answer a 500.
+ */
+export async function asnProfile(ctx: RadarContext, asn: number): Promise<AsnProfileBody> {
+  const { upstream, key } = ctx;
+  const q = { asn: String(asn), dateRange: '7d', format: 'json' };
+  const summary = (dimension: string) => radarGet<{ summary_0?: Record<string, unknown> }>(upstream, key, `http/summary/${dimension}`, q).then((r) => r.summary_0 ?? {});
+  const segments = {
+    entity: radarGet<RadarEntity>(upstream, key, `entities/asns/${asn}`).then((r) => r.asn ?? {}),
+    ipVersion: summary('ip_version'),
+    httpProtocol: summary('http_protocol'),
+    deviceType: summary('device_type'),
+    botClass: summary('bot_class'),
+    prefixes: radarGet<{ stats?: Record<string, unknown> }>(upstream, key, 'bgp/routes/stats', { asn: String(asn), format: 'json' }).then((r) => ({
+      ipv4: num(r.stats?.distinct_prefixes_ipv4),
+      ipv6: num(r.stats?.distinct_prefixes_ipv6),
+    })),
+    relationships: radarGet<{ rels?: RadarRel[] }>(upstream, key, `entities/asns/${asn}/rel`, { format: 'json' }).then((r) => countRels(asn, r.rels)),
+    speed: radarGet<{ summary_0?: unknown }>(upstream, key, 'quality/speed/summary', { asn: String(asn), format: 'json' }).then((r) => numbers(r.summary_0)),
+  };
+  type Segments = typeof segments;
+  const names = Object.keys(segments) as Array<keyof Segments>;
+  const settled = await Promise.allSettled(names.map((n) => segments[n]));
+  const got: { [K in keyof Segments]?: Awaited<Segments[K]> } = {};
+  const missing: string[] = [];
+  settled.forEach((s, i) => {
+    const name = names[i]!;
+    if (s.status === 'fulfilled') (got as Record<string, unknown>)[name] = s.value;
+    else {
+      missing.push(name);
+      ctx.log.warn({ err: s.reason, segment: name, asn }, 'radar segment failed');
+    }
+  });
+  if (missing.length === names.length) throw new HttpError(500, RADAR_FAILED);
+
+  let relationships: Relationships | null = got.relationships ?? null;
+  if (!relationships) {
+    const local = ctx.datasets.graph?.relationCounts(asn);
+    if (local) relationships = { upstreams: local.upstreams, downstreams: local.downstreams, peers: local.peers, source: 'local' };
+  }
+  const body: AsnProfileBody = { prefixes: got.prefixes ?? null, relationships, speed: got.speed ?? null, missing };
+  const entity = got.entity;
+  if (entity) {
+    body.asnName = str(entity.name) ?? undefined;
+    body.asnCountryCode = str(entity.country) ?? undefined;
+    body.asnOrgName = str(entity.orgName) ?? undefined;
+    const users = num(entity.estimatedUsers?.estimatedUsers);
+    if (users !== null) body.estimatedUsers = USERS.format(users);
+  }
+  body.IPv4_Pct = percent(got.ipVersion?.IPv4);
+  body.IPv6_Pct = percent(got.ipVersion?.IPv6);
+  body.HTTP_Pct = percent(got.httpProtocol?.http);
+  body.HTTPS_Pct = percent(got.httpProtocol?.https);
+  body.Desktop_Pct = percent(got.deviceType?.desktop);
+  body.Mobile_Pct = percent(got.deviceType?.mobile);
+  body.Bot_Pct = percent(got.botClass?.bot);
+  body.Human_Pct = percent(got.botClass?.human);
+  return body;
+}

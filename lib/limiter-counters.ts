@@ -37,7 +37,10 @@ export class LimiterCounters {
     this.shared.incr(
       key,
       (error, result) => {
-        if (!error) return counted(null, result);
+        if (!error) {
+          this.link!.answered();
+          return counted(null, result);
+        }
         this.link!.failed(error);
         this.local.incr(key, counted, timeWindow, max);
       },

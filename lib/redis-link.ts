@@ -1,10 +1,11 @@
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 
-// A limiter asks Redis on every request, so a slow Redis must never hold a
+// A limiter asks Redis on every request, so a hung Redis must never hold a
 // request for long: past this, the command fails and the request is counted
-// in process memory instead.
-const COMMAND_TIMEOUT_MS = 250;
+// in process memory instead. Long enough that a merely busy machine does not
+// count as an outage.
+const COMMAND_TIMEOUT_MS = 1000;
 const CONNECT_TIMEOUT_MS = 2000;
 const RECONNECT_MAX_MS = 2000;
 
@@ -42,16 +43,22 @@ export class RedisLink {
       retryStrategy: (attempt) => Math.min(attempt * 200, RECONNECT_MAX_MS),
     });
     this.client.on('error', (err: Error) => this.failed(err));
-    this.client.on('ready', () => {
-      if (!this.down) return;
-      this.down = false;
-      this.logger.info({ redis: redisUrlForLogs(url) }, 'Redis is reachable again: rate limits are shared across instances again');
-    });
+    this.client.on('ready', () => this.answered());
   }
 
   /** Whether a command sent now has a connection to go over. */
   get usable(): boolean {
     return this.client.status === 'ready';
+  }
+
+  /**
+   * A command was answered: an outage (a lost connection, or a command timed
+   * out on a slow link while the connection stayed up) is over, and logged so.
+   */
+  answered(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.logger.info({ redis: redisUrlForLogs(this.url) }, 'Redis is reachable again: rate limits are shared across instances again');
   }
 
   /** A command or the connection failed: the first failure of an outage is logged. */

@@ -42,6 +42,7 @@ export function slowDownCounters(link: RedisLink, timeWindowMs: number) {
             const replies = await link.client.pipeline().incr(namespaced(key)).pttl(namespaced(key)).exec();
             const failure = replies?.find(([error]) => error)?.[0];
             if (!replies || failure) throw failure ?? new Error('Redis gave no reply');
+            link.answered();
             return replies;
           } catch (error) {
             link.failed(error as Error);

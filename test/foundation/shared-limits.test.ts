@@ -89,26 +89,31 @@ test('two instances on one Redis share the slow-down count: the third request ac
 test('Redis stopped mid-run: no 5xx, each instance counts on its own with one warning; Redis back: sharing resumes', async () => {
   const servers = await twoInstances({ SECURITY_RATE_LIMIT: '4', SECURITY_DELAY_AFTER: '1000' });
   const [a, b] = servers;
+  // The log lines of each instance from Redis stopping to Redis started again.
+  let outage: Array<Array<Record<string, unknown>>> = [];
   try {
     assert.equal(await configs(a, '198.51.100.1'), 200);
 
+    // A busy machine can time a command out before the outage too; only this outage's warning is counted.
+    const before = servers.map((s) => s.lines.length);
     await redis.stop();
     const during: number[] = [];
     for (let i = 0; i < 5; i++) during.push(await configs(a, '198.51.100.2'));
     for (let i = 0; i < 5; i++) during.push(await configs(b, '198.51.100.2'));
     // Each instance counts alone: four pass on each, the fifth on each is refused.
     assert.deepEqual(during, [200, 200, 200, 200, 429, 200, 200, 200, 200, 429]);
-    await until('both instances warned', () => servers.every((s) => s.lines.some((l) => l.msg === UNREACHABLE)));
+    await until('both instances warned', () => servers.every((s, i) => s.lines.slice(before[i]).some((l) => l.msg === UNREACHABLE)));
 
+    outage = servers.map((s, i) => s.lines.slice(before[i]));
     await redis.start();
-    await until('both instances reconnected', () => servers.every((s) => s.lines.some((l) => l.msg === BACK)));
+    await until('both instances reconnected', () => servers.every((s, i) => s.lines.slice(before[i]).some((l) => l.msg === BACK)));
     const ip = '198.51.100.3';
     assert.deepEqual([await configs(a, ip), await configs(b, ip), await configs(a, ip), await configs(b, ip)], [200, 200, 200, 200]);
     assert.equal(await configs(b, ip), 429, 'one limit across both again');
   } finally {
     await Promise.all(servers.map(stopServer));
   }
-  for (const server of servers) assert.equal(server.lines.filter((l) => l.msg === UNREACHABLE).length, 1, 'one warning per outage');
+  for (const lines of outage) assert.equal(lines.filter((l) => l.msg === UNREACHABLE).length, 1, 'one warning per outage');
   for (const line of messages(servers, UNREACHABLE)) assert.equal(line.redis, redis.url, 'names the server');
   assert.ok(!servers.some((s) => s.lines.some((l) => (l.level as number) >= 50)), 'nothing logged as an error');
 });

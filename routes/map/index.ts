@@ -29,7 +29,7 @@ defineGuard('mapLanguage', {
   check: (value) => (/^[A-Za-z]{2}$/.test(value) ? value.toLowerCase() : { error: 'Invalid language' }),
 });
 
-// A night palette for Google Static Maps, one `style=` parameter per rule.
+// Google's documented night-mode palette, one `style=` parameter per rule.
 export const DARK_STYLE = [
   'element:geometry|color:0x242f3e',
   'element:labels.text.stroke|color:0x242f3e',
@@ -37,21 +37,27 @@ export const DARK_STYLE = [
   'feature:administrative.locality|element:labels.text.fill|color:0xd59563',
   'feature:poi|element:labels.text.fill|color:0xd59563',
   'feature:poi.park|element:geometry|color:0x263c3f',
+  'feature:poi.park|element:labels.text.fill|color:0x6b9a76',
   'feature:road|element:geometry|color:0x38414e',
   'feature:road|element:geometry.stroke|color:0x212a37',
   'feature:road|element:labels.text.fill|color:0x9ca5b3',
   'feature:road.highway|element:geometry|color:0x746855',
+  'feature:road.highway|element:geometry.stroke|color:0x1f2835',
+  'feature:road.highway|element:labels.text.fill|color:0xf3d19c',
   'feature:transit|element:geometry|color:0x2f3948',
+  'feature:transit.station|element:labels.text.fill|color:0xd59563',
   'feature:water|element:geometry|color:0x17263c',
   'feature:water|element:labels.text.fill|color:0x515c6d',
+  'feature:water|element:labels.text.stroke|color:0x17263c',
 ];
 
 /** The fixed Static Maps URL; the caller only chooses the values of center, markers, language and the style set. */
 function staticMapUrl(latitude: string, longitude: string, language: string, dark: boolean, key: string): string {
   const params = new URLSearchParams({
     center: `${latitude},${longitude}`,
-    markers: `color:red|${latitude},${longitude}`,
-    zoom: '9',
+    markers: `color:blue|${latitude},${longitude}`,
+    // The site rounds coordinates to 0.1°, which is under a pixel only at a world-scale zoom like 3.
+    zoom: '3',
     size: '640x320',
     scale: '2',
     maptype: 'roadmap',

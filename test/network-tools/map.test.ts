@@ -18,8 +18,51 @@ async function api(env: Record<string, string> = { MAP_API_KEY: 'map-key' }) {
   return (await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...env })).app;
 }
 
-test('the fixture holds every byte value', () => {
-  assert.equal(new Set(IMAGE).size, 256);
+interface JpegFrame {
+  markers: number[];
+  width: number;
+  height: number;
+  components: number;
+  scanBytes: number;
+}
+
+/** Walks a JPEG's segments as a decoder does: SOI, length-prefixed segments, one baseline scan, EOI. */
+function walkJpeg(bytes: Buffer): JpegFrame {
+  assert.equal(bytes.readUInt16BE(0), 0xffd8, 'starts with SOI');
+  const frame: JpegFrame = { markers: [], width: 0, height: 0, components: 0, scanBytes: 0 };
+  let at = 2;
+  for (;;) {
+    assert.equal(bytes[at], 0xff, `a marker at ${at}`);
+    const marker = bytes[at + 1]!;
+    frame.markers.push(marker);
+    const length = bytes.readUInt16BE(at + 2);
+    if (marker === 0xc0) {
+      assert.equal(bytes[at + 4], 8, '8-bit samples');
+      frame.height = bytes.readUInt16BE(at + 5);
+      frame.width = bytes.readUInt16BE(at + 7);
+      frame.components = bytes[at + 9]!;
+    }
+    at += 2 + length;
+    if (marker === 0xda) break;
+  }
+  // Entropy-coded data: 0xFF is followed only by a stuffed 0x00 or a restart marker until EOI.
+  const scanStart = at;
+  while (!(bytes[at] === 0xff && bytes[at + 1] === 0xd9)) {
+    if (bytes[at] === 0xff) assert.ok(bytes[at + 1] === 0x00 || (bytes[at + 1]! >= 0xd0 && bytes[at + 1]! <= 0xd7), `stuffed byte at ${at}`);
+    at += 1;
+    assert.ok(at < bytes.length - 1, 'ends with EOI');
+  }
+  frame.scanBytes = at - scanStart;
+  assert.equal(at + 2, bytes.length, 'nothing after EOI');
+  return frame;
+}
+
+test('the static-map fixture is a baseline JPEG of the size Static Maps sends for 640x320 at scale 2', () => {
+  const frame = walkJpeg(IMAGE);
+  assert.equal(frame.markers[0], 0xe0, 'JFIF header first');
+  for (const required of [0xdb, 0xc4, 0xc0, 0xda]) assert.ok(frame.markers.includes(required), `segment ${required.toString(16)}`);
+  assert.deepEqual([frame.width, frame.height, frame.components], [1280, 640, 3]);
+  assert.ok(frame.scanBytes > 1000);
 });
 
 test('sends the image byte for byte with the upstream content type, cacheable for a year', async () => {
@@ -33,12 +76,28 @@ test('sends the image byte for byte with the upstream content type, cacheable fo
 
   const [sent] = fake.requestsTo(HOST, PATH);
   assert.equal(sent?.query.get('center'), '52.52,13.405');
+  assert.equal(sent?.query.get('markers'), 'color:blue|52.52,13.405');
+  assert.equal(sent?.query.get('zoom'), '3');
+  assert.equal(sent?.query.get('size'), '640x320');
+  assert.equal(sent?.query.get('scale'), '2');
+  assert.equal(sent?.query.get('maptype'), 'roadmap');
   assert.equal(sent?.query.get('language'), 'de');
   assert.equal(sent?.query.get('format'), 'jpg');
   assert.equal(sent?.query.get('key'), 'map-key');
   assert.deepEqual(sent?.query.getAll('style'), []);
   assert.equal(sent?.headers.authorization, undefined);
   assert.equal(sent?.headers.cookie, undefined);
+  await app.close();
+});
+
+test('coordinates as the site sends them (rounded to 0.1°, signed) reach center and marker unchanged', async () => {
+  fake.on('GET', HOST, PATH, { body: IMAGE, headers: { 'content-type': 'image/jpeg' } });
+  const app = await api();
+  const res = await call(app, '/api/map?latitude=-33.9&longitude=151.2&language=en');
+  assert.equal(res.statusCode, 200);
+  const [sent] = fake.requestsTo(HOST, PATH);
+  assert.equal(sent?.query.get('center'), '-33.9,151.2');
+  assert.equal(sent?.query.get('markers'), 'color:blue|-33.9,151.2');
   await app.close();
 });
 
@@ -64,6 +123,7 @@ test('CanvasMode=Dark adds the dark style rules; other values keep the default s
   await call(app, `/api/map?${OK_QUERY}&CanvasMode=Dark`);
   await call(app, `/api/map?${OK_QUERY}&CanvasMode=Light`);
   const [dark, light] = fake.requestsTo(HOST, PATH);
+  assert.equal(DARK_STYLE.length, 18);
   assert.deepEqual(dark?.query.getAll('style'), DARK_STYLE);
   assert.deepEqual(light?.query.getAll('style'), []);
   await app.close();

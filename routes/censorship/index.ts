@@ -16,20 +16,38 @@ interface OoniRow {
   ok_count?: unknown;
 }
 
+/** The blocking types OONI's web_connectivity reports, the only keys the site has labels for. */
+const METHODS = ['dns', 'tcp_ip', 'http-failure', 'http-diff'] as const;
+type Method = (typeof METHODS)[number];
+const isMethod = (v: unknown): v is Method => (METHODS as readonly unknown[]).includes(v);
+
+/** Most to least severe: the order of the site's list. */
+const TIERS = ['confirmed', 'likely', 'signs', 'ok'] as const;
+type Tier = (typeof TIERS)[number];
+
 const Country = Type.Object({
-  country: Type.String(),
-  measurements: Type.Integer(),
-  anomalies: Type.Integer(),
-  confirmed: Type.Integer(),
-  failures: Type.Integer(),
-  ok: Type.Integer(),
-  blocking: Type.Record(Type.String(), Type.Integer()),
+  country: Type.String({ pattern: '^[A-Z]{2}$', description: 'OONI probe_cc' }),
+  tier: Type.Union([Type.Literal('confirmed'), Type.Literal('likely'), Type.Literal('signs'), Type.Literal('ok')]),
+  measurements: Type.Integer({ minimum: 0 }),
+  anomaly: Type.Integer({ minimum: 0 }),
+  confirmed: Type.Integer({ minimum: 0 }),
+  methods: Type.Object(
+    {
+      dns: Type.Optional(Type.Integer({ minimum: 1 })),
+      tcp_ip: Type.Optional(Type.Integer({ minimum: 1 })),
+      'http-failure': Type.Optional(Type.Integer({ minimum: 1 })),
+      'http-diff': Type.Optional(Type.Integer({ minimum: 1 })),
+    },
+    { additionalProperties: false, description: 'anomaly plus confirmed counts per blocking type; a type only when above 0' },
+  ),
+  ok: Type.Integer({ minimum: 0 }),
+  failure: Type.Integer({ minimum: 0 }),
 });
 
 const Aggregate = Type.Object({
-  domain: Type.String(),
-  since: Type.String(),
-  until: Type.String(),
+  domain: Type.String({ description: 'the apex, a leading www. removed' }),
+  since: Type.String({ format: 'date', description: 'today (UTC) minus 30 days' }),
+  until: Type.String({ format: 'date', description: 'today (UTC)' }),
   variants: Type.Array(Type.Object({ domain: Type.String(), ok: Type.Boolean() })),
   partial: Type.Boolean(),
   countries: Type.Array(Country),
@@ -52,7 +70,21 @@ export function variants(domain: string): [string, string] {
 
 const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.round(v) : 0);
 
-/** Sums rows per country; `blocking` counts the measurements per detected blocking type. */
+/** Share of measurements that showed blocking, as the site computes its "blocked %". */
+const blockedShare = (c: Pick<CountryRow, 'measurements' | 'anomaly' | 'confirmed'>) =>
+  c.measurements > 0 ? (c.anomaly + c.confirmed) / c.measurements : 0;
+
+/** The site's severity tiers: too few measurements say nothing; confirmed blocking outranks a high anomaly share. */
+export function tier(c: Pick<CountryRow, 'measurements' | 'anomaly' | 'confirmed'>): Tier {
+  if (c.measurements < 5) return 'ok';
+  if (c.confirmed / c.measurements >= 0.05) return 'confirmed';
+  const share = blockedShare(c);
+  if (share >= 0.5) return 'likely';
+  if (c.measurements >= 30 && share >= 0.2) return 'signs';
+  return 'ok';
+}
+
+/** Sums rows per country, tiers each, and sorts by tier, then blocked share and measurements (both most first). */
 export function merge(rowSets: OoniRow[][]): CountryRow[] {
   const byCountry = new Map<string, CountryRow>();
   for (const rows of rowSets) {
@@ -60,22 +92,30 @@ export function merge(rowSets: OoniRow[][]): CountryRow[] {
       if (typeof row.probe_cc !== 'string' || !/^[A-Z]{2}$/.test(row.probe_cc)) continue;
       let entry = byCountry.get(row.probe_cc);
       if (!entry) {
-        entry = { country: row.probe_cc, measurements: 0, anomalies: 0, confirmed: 0, failures: 0, ok: 0, blocking: {} };
+        entry = { country: row.probe_cc, tier: 'ok', measurements: 0, anomaly: 0, confirmed: 0, methods: {}, ok: 0, failure: 0 };
         byCountry.set(row.probe_cc, entry);
       }
+      const anomaly = count(row.anomaly_count);
+      const confirmed = count(row.confirmed_count);
       entry.measurements += count(row.measurement_count);
-      entry.anomalies += count(row.anomaly_count);
-      entry.confirmed += count(row.confirmed_count);
-      entry.failures += count(row.failure_count);
+      entry.anomaly += anomaly;
+      entry.confirmed += confirmed;
+      entry.failure += count(row.failure_count);
       entry.ok += count(row.ok_count);
-      // OONI reports "no blocking" as an empty, null or false blocking_type.
-      const type = row.blocking_type;
-      if (typeof type === 'string' && type !== '' && type !== 'false') {
-        entry.blocking[type] = (entry.blocking[type] ?? 0) + count(row.measurement_count);
-      }
+      // "No blocking" rows (empty, null or false type) and unknown types only add to the totals.
+      const hits = anomaly + confirmed;
+      if (isMethod(row.blocking_type) && hits > 0) entry.methods[row.blocking_type] = (entry.methods[row.blocking_type] ?? 0) + hits;
     }
   }
-  return [...byCountry.values()].sort((a, b) => b.anomalies - a.anomalies || a.country.localeCompare(b.country));
+  const countries = [...byCountry.values()];
+  for (const c of countries) c.tier = tier(c);
+  return countries.sort(
+    (a, b) =>
+      TIERS.indexOf(a.tier) - TIERS.indexOf(b.tier) ||
+      blockedShare(b) - blockedShare(a) ||
+      b.measurements - a.measurements ||
+      a.country.localeCompare(b.country),
+  );
 }
 
 /** GET /api/censorship-blocking: OONI web_connectivity aggregates per country for a domain and its www. variant. */

@@ -2,9 +2,24 @@ import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type
 import { UPSTREAM_ERROR } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 
+/** The site's continent buckets, in the order its country picker shows them. */
+const BUCKETS = ['asia', 'europe', 'africa', 'americas', 'oceania'] as const;
+type Bucket = (typeof BUCKETS)[number];
+
+// Globalping's continent codes; Antarctica (AN) has no bucket.
+const BUCKET_OF: Record<string, Bucket> = { AS: 'asia', EU: 'europe', AF: 'africa', NA: 'americas', SA: 'americas', OC: 'oceania' };
+
+const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
+
 const Inventory = Type.Object({
-  countries: Type.Array(Type.Object({ code: Type.String(), probes: Type.Integer() })),
-  total: Type.Integer(),
+  countries: Type.Array(CountryCode, { description: 'ISO codes of the countries with at least one online probe, sorted' }),
+  continents: Type.Array(
+    Type.Object({
+      key: Type.Union([Type.Literal('asia'), Type.Literal('europe'), Type.Literal('africa'), Type.Literal('americas'), Type.Literal('oceania')]),
+      countries: Type.Array(CountryCode),
+    }),
+    { description: 'only the buckets that have probes, in the order asia, europe, africa, americas, oceania' },
+  ),
 });
 type InventoryBody = Static<typeof Inventory>;
 
@@ -12,17 +27,24 @@ type InventoryBody = Static<typeof Inventory>;
 // probes of half a kilobyte each, growing with the network.
 const PROBE_LIST_MAX_BYTES = 8 * 1024 * 1024;
 
-/** Probes per country (ISO code), most probes first; probes without a country code are left out. */
+/** The countries with probes, and the same codes bucketed by continent; probes without a two-letter code are left out. */
 export function inventory(probes: unknown[]): InventoryBody {
-  const counts = new Map<string, number>();
+  const countries = new Set<string>();
+  const buckets = new Map<Bucket, Set<string>>();
   for (const probe of probes) {
-    const country = (probe as { location?: { country?: unknown } } | null)?.location?.country;
-    if (typeof country !== 'string' || !/^[A-Za-z]{2}$/.test(country)) continue;
-    const code = country.toUpperCase();
-    counts.set(code, (counts.get(code) ?? 0) + 1);
+    const location = (probe as { location?: { country?: unknown; continent?: unknown } } | null)?.location;
+    if (typeof location?.country !== 'string' || !/^[A-Za-z]{2}$/.test(location.country)) continue;
+    const code = location.country.toUpperCase();
+    countries.add(code);
+    const bucket = typeof location.continent === 'string' ? BUCKET_OF[location.continent.toUpperCase()] : undefined;
+    if (!bucket) continue;
+    if (!buckets.has(bucket)) buckets.set(bucket, new Set());
+    buckets.get(bucket)!.add(code);
   }
-  const countries = [...counts].map(([code, n]) => ({ code, probes: n })).sort((a, b) => b.probes - a.probes || a.code.localeCompare(b.code));
-  return { countries, total: countries.reduce((sum, c) => sum + c.probes, 0) };
+  return {
+    countries: [...countries].sort(),
+    continents: BUCKETS.filter((key) => buckets.has(key)).map((key) => ({ key, countries: [...buckets.get(key)!].sort() })),
+  };
 }
 
 /** GET /api/probe-countries: countries with online Globalping probes (the API lists online probes only). */

@@ -13,27 +13,50 @@ async function api() {
   return (await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin })).app;
 }
 
-test('inventory counts probes per upper-cased country and skips probes without a usable code', () => {
+test('inventory lists each country once, upper-cased and sorted, and buckets it by its continent', () => {
+  const probe = (country: unknown, continent?: unknown) => ({ location: { country, continent } });
   assert.deepEqual(
-    inventory([{ location: { country: 'fr' } }, { location: { country: 'FR' } }, { location: {} }, null, 'x', { location: { country: 'FRA' } }, { location: { country: 'AT' } }]),
-    { countries: [{ code: 'FR', probes: 2 }, { code: 'AT', probes: 1 }], total: 3 },
+    inventory([
+      probe('fr', 'EU'),
+      probe('FR', 'EU'),
+      probe('AT', 'EU'),
+      probe('US', 'NA'),
+      probe('AR', 'SA'),
+      probe('AQ', 'AN'),
+      probe('KE'),
+      { location: {} },
+      null,
+      'x',
+      probe('FRA', 'EU'),
+      probe(7, 'AS'),
+    ]),
+    {
+      countries: ['AQ', 'AR', 'AT', 'FR', 'KE', 'US'],
+      continents: [
+        { key: 'europe', countries: ['AT', 'FR'] },
+        { key: 'americas', countries: ['AR', 'US'] },
+      ],
+    },
   );
 });
 
-test('answers the compact country inventory, cacheable for 7 days, sending no caller credentials', async () => {
+test('answers the contract shape: countries as ISO code strings and continents in the site order, cacheable for 7 days', async () => {
   fake.on('GET', HOST, '/v1/probes', { json: fixture(HOST, 'probes.json') });
   const app = await api();
   const res = await call(app, { url: '/api/probe-countries', headers: { authorization: 'Bearer caller', cookie: 'sid=1' } });
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['cache-control'], 'public, max-age=604800');
-  assert.deepEqual(res.json(), {
-    countries: [
-      { code: 'US', probes: 3 },
-      { code: 'DE', probes: 2 },
-      { code: 'BR', probes: 1 },
-      { code: 'JP', probes: 1 },
+  const body = res.json();
+  assert.ok(body.countries.every((c: unknown) => typeof c === 'string' && /^[A-Z]{2}$/.test(c)));
+  assert.deepEqual(body, {
+    countries: ['AU', 'BR', 'DE', 'JP', 'SG', 'US', 'ZA'],
+    continents: [
+      { key: 'asia', countries: ['JP', 'SG'] },
+      { key: 'europe', countries: ['DE'] },
+      { key: 'africa', countries: ['ZA'] },
+      { key: 'americas', countries: ['BR', 'US'] },
+      { key: 'oceania', countries: ['AU'] },
     ],
-    total: 7,
   });
   const [sent] = fake.requestsTo(HOST);
   assert.equal(sent?.headers.authorization, undefined);

@@ -5,6 +5,9 @@ import { ErrorBody } from '../../schemas/error-body.js';
 
 const NO_MAC = 'No MAC address provided';
 const INVALID_MAC = 'Invalid MAC address';
+const NOT_AVAILABLE = 'N/A';
+const NO_DATA = 'Data not found';
+const THIRTY_DAYS = 30 * 24 * 60 * 60;
 
 // Separators are stripped first, so `aa:bb-cc…` passes; what remains must be
 // exactly twelve hex digits, which also keeps anything but hex out of the URL.
@@ -17,42 +20,62 @@ defineGuard('macAddress', {
   },
 });
 
-const NullableString = Type.Union([Type.String(), Type.Null()]);
+const OrNa = (description: string) => Type.String({ description: `${description}, or "N/A"` });
+
 const Vendor = Type.Object({
-  mac: Type.String(),
+  success: Type.Literal(true),
   found: Type.Boolean(),
-  macPrefix: NullableString,
-  company: NullableString,
-  address: NullableString,
-  country: NullableString,
-  blockStart: NullableString,
-  blockEnd: NullableString,
-  blockSize: Type.Union([Type.Integer(), Type.Null()]),
-  blockType: NullableString,
-  isRand: Type.Union([Type.Boolean(), Type.Null()]),
-  isPrivate: Type.Union([Type.Boolean(), Type.Null()]),
+  mac: Type.String({ description: 'the address asked about, colon pairs' }),
+  macPrefix: OrNa('the registered prefix in colon pairs, e.g. 00:00:0C'),
+  company: OrNa('the registrant'),
+  address: OrNa("the registrant's postal address"),
+  country: OrNa('two-letter country code'),
+  blockStart: OrNa('first address of the block, colon pairs'),
+  blockEnd: OrNa('last address of the block, colon pairs'),
+  blockSize: Type.Union([Type.Integer({ minimum: 1 }), Type.Literal(NOT_AVAILABLE)]),
+  blockType: OrNa('MA-L, MA-M, MA-S, …'),
+  updated: OrNa('date of the registry entry'),
+  isRand: Type.Boolean(),
+  isPrivate: Type.Boolean(),
+  isMulticast: Type.Boolean({ description: 'bit 0 of the first octet' }),
+  isUnicast: Type.Boolean(),
+  isLocal: Type.Boolean({ description: 'bit 1 of the first octet: locally administered' }),
+  isGlobal: Type.Boolean(),
 });
 type VendorBody = Static<typeof Vendor>;
 
-const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
-const flag = (v: unknown) => (typeof v === 'boolean' ? v : null);
+/** The provider could not answer (its rate limit, an unknown error): the site shows nothing. */
+const NoVendor = Type.Object({ success: Type.Literal(false), error: Type.String() });
 
-/** maclookup.app's v2 answer with its field names kept, empty strings and missing fields as null. */
+const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : NOT_AVAILABLE);
+const hexPairs = (v: unknown) => (typeof v === 'string' && /^[0-9A-Fa-f]+$/.test(v) ? v.toUpperCase().match(/.{1,2}/g)!.join(':') : NOT_AVAILABLE);
+const flag = (v: unknown) => v === true;
+
+/** maclookup.app's v2 answer as the site reads it: colon pairs, "N/A" for what is missing, the address bits of the first octet. */
 export function normalise(mac: string, data: Record<string, unknown>): VendorBody {
-  const found = data.found === true;
+  // The bits belong to the address asked about, so they hold for an unregistered prefix too.
+  const firstOctet = parseInt(mac.slice(0, 2), 16);
+  const isMulticast = (firstOctet & 1) === 1;
+  const isLocal = (firstOctet & 2) === 2;
   return {
-    mac: mac.match(/../g)!.join(':'),
-    found,
-    macPrefix: text(data.macPrefix),
+    success: true,
+    found: data.found === true,
+    mac: hexPairs(mac),
+    macPrefix: hexPairs(data.macPrefix),
     company: text(data.company),
     address: text(data.address),
-    country: text(data.country),
-    blockStart: text(data.blockStart),
-    blockEnd: text(data.blockEnd),
-    blockSize: typeof data.blockSize === 'number' && Number.isInteger(data.blockSize) ? data.blockSize : null,
+    country: typeof data.country === 'string' && /^[A-Za-z]{2}$/.test(data.country) ? data.country.toUpperCase() : NOT_AVAILABLE,
+    blockStart: hexPairs(data.blockStart),
+    blockEnd: hexPairs(data.blockEnd),
+    blockSize: typeof data.blockSize === 'number' && Number.isInteger(data.blockSize) && data.blockSize > 0 ? data.blockSize : NOT_AVAILABLE,
     blockType: text(data.blockType),
+    updated: text(data.updated),
     isRand: flag(data.isRand),
     isPrivate: flag(data.isPrivate),
+    isMulticast,
+    isUnicast: !isMulticast,
+    isLocal,
+    isGlobal: !isLocal,
   };
 }
 
@@ -63,24 +86,33 @@ const macchecker: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         querystring: Type.Object({ mac: guarded('macAddress') }),
-        response: { 200: Vendor, 400: ErrorBody, 502: ErrorBody },
+        response: { 200: Type.Union([Vendor, NoVendor]), 400: ErrorBody, 502: ErrorBody },
       },
-      config: { cacheTtl: 30 * 24 * 60 * 60 },
     },
     async (request, reply) => {
       const mac = request.query.mac as string;
       const key = app.config.MAC_LOOKUP_API_KEY;
       const url = `https://api.maclookup.app/v2/macs/${mac}${key ? `?${new URLSearchParams({ apiKey: key })}` : ''}`;
+      let data: unknown;
       try {
-        const data = await app.upstream.okJson<unknown>(url);
-        if (typeof data !== 'object' || data === null || (data as { success?: unknown }).success !== true) {
-          throw new Error('maclookup.app answered without success');
-        }
-        return normalise(mac, data as Record<string, unknown>);
+        // Any status: maclookup.app explains its own failures (its 429 included) in a JSON body with success false.
+        data = (await app.upstream.json<unknown>(url)).data;
       } catch (err) {
         request.log.warn({ err }, 'MAC vendor lookup failed');
         return reply.code(502).send({ error: UPSTREAM_ERROR });
       }
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+        request.log.warn('maclookup.app answered JSON that is not an object');
+        return reply.code(502).send({ error: UPSTREAM_ERROR });
+      }
+      const body = data as Record<string, unknown>;
+      if (body.success !== true) {
+        request.log.warn({ upstreamError: body.error }, 'maclookup.app answered without success');
+        // Uncached (the no-store default): a rate limit must not stick for 30 days.
+        return { success: false as const, error: typeof body.error === 'string' && body.error !== '' ? body.error : NO_DATA };
+      }
+      reply.header('cache-control', `public, max-age=${THIRTY_DAYS}`);
+      return normalise(mac, body);
     },
   );
 };

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixture } from '../support/fake-upstream.js';
+import { closedOrigin, fixture } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
@@ -12,30 +12,50 @@ async function api(env: Record<string, string> = {}) {
   return (await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...env })).app;
 }
 
-test('looks the vendor up by the bare upper-case MAC and passes the provider fields, cacheable for 30 days', async () => {
+test('answers the contract shape: success, colon-paired prefix and block, the provider fields and the address bits, cacheable for 30 days', async () => {
   fake.on('GET', HOST, '/v2/macs/00000C123456', { json: fixture(HOST, 'found.json') });
   const app = await api();
   const res = await call(app, { url: '/api/macchecker?mac=00:00:0c-12:34:56', headers: { authorization: 'Bearer caller', cookie: 'sid=1' } });
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['cache-control'], 'public, max-age=2592000');
   assert.deepEqual(res.json(), {
-    mac: '00:00:0C:12:34:56',
+    success: true,
     found: true,
-    macPrefix: '00000C',
+    mac: '00:00:0C:12:34:56',
+    macPrefix: '00:00:0C',
     company: 'Cisco Systems, Inc',
     address: '170 WEST TASMAN DRIVE, SAN JOSE CA 95134-1706, US',
     country: 'US',
-    blockStart: '00000C000000',
-    blockEnd: '00000CFFFFFF',
+    blockStart: '00:00:0C:00:00:00',
+    blockEnd: '00:00:0C:FF:FF:FF',
     blockSize: 16777215,
     blockType: 'MA-L',
+    updated: '2015-11-17',
     isRand: false,
     isPrivate: false,
+    isMulticast: false,
+    isUnicast: true,
+    isLocal: false,
+    isGlobal: true,
   });
   const [sent] = fake.requestsTo(HOST);
   assert.equal(sent?.query.has('apiKey'), false);
   assert.equal(sent?.headers.authorization, undefined);
   assert.equal(sent?.headers.cookie, undefined);
+  await app.close();
+});
+
+test('the four address bits come from the first octet of the address asked about', async () => {
+  fake.on('GET', HOST, /^\/v2\/macs\//, { json: fixture(HOST, 'found.json') });
+  const app = await api();
+  const bits = async (mac: string) => {
+    const { isMulticast, isUnicast, isLocal, isGlobal } = (await call(app, `/api/macchecker?mac=${mac}`)).json();
+    return { isMulticast, isUnicast, isLocal, isGlobal };
+  };
+  assert.deepEqual(await bits('01005E000001'), { isMulticast: true, isUnicast: false, isLocal: false, isGlobal: true });
+  assert.deepEqual(await bits('0A0000000001'), { isMulticast: false, isUnicast: true, isLocal: true, isGlobal: false });
+  assert.deepEqual(await bits('FFFFFFFFFFFF'), { isMulticast: true, isUnicast: false, isLocal: true, isGlobal: false });
+  assert.deepEqual(await bits('AC0000000001'), { isMulticast: false, isUnicast: true, isLocal: false, isGlobal: true });
   await app.close();
 });
 
@@ -48,17 +68,49 @@ test('MAC_LOOKUP_API_KEY is sent as apiKey', async () => {
   await app.close();
 });
 
-test('an unknown prefix answers found false with empty fields as null', async () => {
+test('an unknown prefix still answers success with "N/A" for every missing value', async () => {
   fake.on('GET', HOST, '/v2/macs/020000000001', { json: fixture(HOST, 'not-found.json') });
   const app = await api();
   const res = await call(app, '/api/macchecker?mac=02-00-00-00-00-01');
   assert.equal(res.statusCode, 200);
-  const body = res.json();
-  assert.equal(body.found, false);
-  assert.equal(body.company, null);
-  assert.equal(body.macPrefix, null);
-  assert.equal(body.blockSize, 0);
-  assert.equal(body.isRand, true);
+  assert.equal(res.headers['cache-control'], 'public, max-age=2592000');
+  assert.deepEqual(res.json(), {
+    success: true,
+    found: false,
+    mac: '02:00:00:00:00:01',
+    macPrefix: 'N/A',
+    company: 'N/A',
+    address: 'N/A',
+    country: 'N/A',
+    blockStart: 'N/A',
+    blockEnd: 'N/A',
+    blockSize: 'N/A',
+    blockType: 'N/A',
+    updated: 'N/A',
+    isRand: true,
+    isPrivate: false,
+    isMulticast: false,
+    isUnicast: true,
+    isLocal: true,
+    isGlobal: false,
+  });
+  await app.close();
+});
+
+test('a provider answer without success is 200 success false with its error, never cached', async () => {
+  const app = await api();
+  for (const [canned, error] of [
+    [{ status: 429, json: fixture(HOST, 'rate-limited.json') }, 'Too Many Requests'],
+    [{ json: { success: false } }, 'Data not found'],
+    [{ status: 500, json: { error: '' } }, 'Data not found'],
+  ] as const) {
+    fake.reset();
+    fake.on('GET', HOST, '/v2/macs/00000C123456', canned);
+    const res = await call(app, '/api/macchecker?mac=00000C123456');
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { success: false, error });
+    assert.equal(res.headers['cache-control'], 'no-store');
+  }
   await app.close();
 });
 
@@ -90,9 +142,9 @@ test('a MAC value cannot point the request elsewhere', async () => {
   await app.close();
 });
 
-test('an upstream rate limit or error is a 502, never cached', async () => {
+test('an unreachable provider or an answer that is not a JSON object is a 502, never cached', async () => {
   const app = await api();
-  for (const canned of [{ status: 429, json: fixture(HOST, 'rate-limited.json') }, { json: { success: false } }, { status: 200, body: '<html>' }]) {
+  for (const canned of [{ status: 503, body: '<html>down</html>' }, { status: 200, body: '<html>' }, { json: [] }]) {
     fake.reset();
     fake.on('GET', HOST, '/v2/macs/00000C123456', canned);
     const res = await call(app, '/api/macchecker?mac=00000C123456');
@@ -101,4 +153,9 @@ test('an upstream rate limit or error is a 502, never cached', async () => {
     assert.equal(res.headers['cache-control'], 'no-store');
   }
   await app.close();
+  const unreachable = (await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: await closedOrigin() })).app;
+  const res = await call(unreachable, '/api/macchecker?mac=00000C123456');
+  assert.equal(res.statusCode, 502);
+  assert.deepEqual(res.json(), { error: 'Upstream error' });
+  await unreachable.close();
 });

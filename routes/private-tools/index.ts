@@ -1,14 +1,16 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Compile, type Validator } from 'typebox/compile';
 import { defineGuard, guarded } from '../../schemas/guards.js';
 import { ApiKeyMissing, PrivateApi, type ForwardOptions } from '../../lib/private-api.js';
-import { UpstreamError, type UpstreamJson } from '../../lib/upstream.js';
+import { UpstreamError } from '../../lib/upstream.js';
 import { UPSTREAM_ERROR, UPSTREAM_FETCH_FAILED } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
+import { InvisibilityResult, LeakSession, Pending, PersonaEvaluation, QuotaBody } from './schemas.js';
 
 const INVALID_TOKEN = 'Invalid token';
-const NO_ID = 'No id provided';
-const INVALID_ID = 'Invalid id';
+const NO_ID = 'No ID provided';
+const INVALID_ID = 'Invalid ID';
 const NO_PERSONA = 'No persona provided';
 const QUOTA_EXCEEDED_MESSAGE = 'Monthly quota exceeded';
 
@@ -25,9 +27,27 @@ defineGuard('invisibilityId', {
   check: (value) => (/^[A-Za-z0-9]{28}$/.test(value) ? value : { error: INVALID_ID }),
 });
 
-// The private API's payloads are passed through as they are, whatever their status.
-const PassThrough = Type.Unknown({ description: 'the private API payload, unchanged' });
-const QuotaBody = Type.Object({ error: Type.String(), code: Type.Literal('quota_exceeded') });
+// Error payloads of the private API (other than a 429) pass through as they are.
+const PassThrough = Type.Unknown({
+  description: 'our own errors as {"error"} (400 guard strings, 500 API key is missing, 502 Upstream fetch failed or Upstream error), or the private API error payload unchanged',
+});
+
+const checkLeakSession = Compile(LeakSession);
+const InvisibilityAnswer = Type.Union([Pending, InvisibilityResult]);
+const checkInvisibility = Compile(InvisibilityAnswer);
+const checkPersona = Compile(PersonaEvaluation);
+
+/**
+ * A 429 as the site recognises it: `code: "quota_exceeded"`, and the text in
+ * `error`. The site reads a `message` key in place of the whole body, which
+ * would hide the code, so an upstream `message` becomes `error` (when there is
+ * none) and is not sent; other keys stay.
+ */
+export function quotaBody(data: unknown): Static<typeof QuotaBody> {
+  const { message, ...rest } = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const text = [rest.error, message].find((m): m is string => typeof m === 'string' && m !== '');
+  return { ...rest, error: text ?? QUOTA_EXCEEDED_MESSAGE, code: 'quota_exceeded' };
+}
 
 const PersonaBody = Type.Object({
   persona: Type.Object({ country: Type.String({ minLength: 1 }) }),
@@ -42,19 +62,28 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
 
   // Missing settings stay the 500 of the spec. A refused connection, a timeout
   // or a 2xx body that is not JSON gives undefined (answered 502); an error
-  // status with a body that is not JSON keeps its status with a JSON body.
-  const forward = async (request: FastifyRequest, path: string, options?: ForwardOptions): Promise<Pick<UpstreamJson<unknown>, 'status' | 'data'> | undefined> => {
+  // status with a body that is not JSON keeps its status, without data.
+  const forward = async (request: FastifyRequest, path: string, options?: ForwardOptions): Promise<{ status: number; data?: unknown } | undefined> => {
     try {
-      return await api.forward(request, path, options);
+      const { status, data } = await api.forward(request, path, options);
+      return { status, data };
     } catch (err) {
       if (err instanceof ApiKeyMissing) throw err;
       request.log.warn({ err, path }, 'private API call failed');
-      if (err instanceof UpstreamError && err.status !== undefined && err.status >= 400) {
-        const data = err.status === 429 ? { error: QUOTA_EXCEEDED_MESSAGE, code: 'quota_exceeded' } : { error: UPSTREAM_ERROR };
-        return { status: err.status, data };
-      }
+      if (err instanceof UpstreamError && err.status !== undefined && err.status >= 400) return { status: err.status };
       return undefined;
     }
+  };
+
+  // The status passes through; a 200 must hold what the site reads, or it is the private API's fault (502), not a blank panel.
+  const relay = (request: FastifyRequest, reply: FastifyReply, res: { status: number; data?: unknown } | undefined, contract: Validator) => {
+    if (!res) return reply.code(502).send({ error: UPSTREAM_FETCH_FAILED });
+    if (res.status === 429) return reply.code(429).send(quotaBody(res.data));
+    if (res.status === 200 && !contract.Check(res.data)) {
+      request.log.warn({ problems: contract.Errors(res.data).slice(0, 3).map((e) => `${e.instancePath} ${e.message}`) }, 'private API answer lacks what the site reads');
+      return reply.code(502).send({ error: UPSTREAM_ERROR });
+    }
+    return reply.code(res.status).send(res.data ?? { error: UPSTREAM_ERROR });
   };
 
   app.get(
@@ -63,13 +92,12 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: Type.Object({ token: guarded('leakToken') }),
         querystring: Type.Object({ lang: Type.Optional(Type.String()) }),
-        response: { default: PassThrough },
+        response: { 200: LeakSession, 429: QuotaBody, default: PassThrough },
       },
     },
     async (request, reply) => {
       const res = await forward(request, `/dnsleaktest/session/${encodeURIComponent(request.params.token as string)}`, { query: { lang: request.query.lang } });
-      if (!res) return reply.code(502).send({ error: UPSTREAM_FETCH_FAILED });
-      return reply.code(res.status).send(res.data);
+      return relay(request, reply, res, checkLeakSession);
     },
   );
 
@@ -78,25 +106,19 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         querystring: Type.Object({ id: guarded('invisibilityId') }),
-        response: { 200: PassThrough, 429: QuotaBody, default: PassThrough },
+        response: { 200: InvisibilityAnswer, 429: QuotaBody, default: PassThrough },
       },
     },
     async (request, reply) => {
       const res = await forward(request, '/invisibility', { query: { id: request.query.id as string } });
-      if (!res) return reply.code(502).send({ error: UPSTREAM_FETCH_FAILED });
-      if (res.status === 404) return reply.code(200).send({ status: 'pending' });
-      if (res.status === 429) {
-        const message = (res.data as { error?: unknown; message?: unknown } | null) ?? {};
-        const text = [message.error, message.message].find((m): m is string => typeof m === 'string' && m !== '');
-        return reply.code(429).send({ error: text ?? QUOTA_EXCEEDED_MESSAGE, code: 'quota_exceeded' });
-      }
-      return reply.code(res.status).send(res.data);
+      if (res?.status === 404) return reply.code(200).send({ status: 'pending' });
+      return relay(request, reply, res, checkInvisibility);
     },
   );
 
   app.post(
     '/persona/evaluate',
-    { schema: { body: PersonaBody, response: { default: PassThrough } }, attachValidation: true },
+    { schema: { body: PersonaBody, response: { 200: PersonaEvaluation, 429: QuotaBody, default: PassThrough } }, attachValidation: true },
     async (request, reply) => {
       if (request.validationError) return reply.code(400).send({ error: NO_PERSONA });
       const res = await forward(request, '/persona/evaluate', {
@@ -105,8 +127,7 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
         dropHeaders: ['content-type'],
         headers: { 'content-type': 'application/json' },
       });
-      if (!res) return reply.code(502).send({ error: UPSTREAM_FETCH_FAILED });
-      return reply.code(res.status).send(res.data);
+      return relay(request, reply, res, checkPersona);
     },
   );
 

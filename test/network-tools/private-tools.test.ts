@@ -43,18 +43,90 @@ test('dns-leak session: forwards the caller headers, lang and key, and passes th
   await app.close();
 });
 
+test('dns-leak session: answers the contract fields the site reads (counts, and per query the resolver, its place, type, transport, ECS and DNSSEC bits)', async () => {
+  fake.on('GET', HOST, `/dnsleaktest/session/${TOKEN}`, { json: fixture(HOST, 'dnsleaktest-session.json') });
+  const app = await api();
+  const body = (await call(app, `/api/dnsleaktest/session/${TOKEN}`)).json();
+  assert.equal(body.rawCount, 12);
+  assert.equal(body.resolverCount, 3);
+  assert.equal(body.queries.length, 4);
+  for (const q of body.queries) {
+    assert.equal(typeof q.ip, 'string');
+    for (const key of ['country_name', 'region', 'city', 'asn', 'org']) assert.equal(typeof q.ipInfo[key], 'string', key);
+    assert.match(q.ipInfo.country_code, /^[A-Z]{2}$/);
+    assert.equal(typeof q.queryType, 'string');
+    assert.equal(typeof q.transport, 'string');
+    assert.equal(typeof q.do, 'boolean');
+    assert.equal(typeof q.cd, 'boolean');
+  }
+  assert.deepEqual(body.queries[0], {
+    ip: '172.253.226.34',
+    ipInfo: { country_code: 'US', country_name: 'United States', region: 'California', city: 'Mountain View', asn: 'AS15169', org: 'Google LLC' },
+    queryType: 'A',
+    transport: 'udp',
+    ecs: '91.64.12.0/24',
+    ecsInfo: { country_code: 'DE', country_name: 'Germany', region: 'Berlin', city: 'Berlin' },
+    do: true,
+    cd: false,
+  });
+  assert.equal('ecs' in body.queries[2], false);
+  await app.close();
+});
+
 test('dns-leak session: upstream statuses pass through unchanged, the quota 429 included', async () => {
   const app = await api();
   for (const [status, body] of [
     [429, fixture(HOST, 'dnsleaktest-quota.json')],
     [404, { error: 'Session not found' }],
-    [401, { error: 'Unauthorized', hint: 'sign in' }],
+    [401, { error: 'Sign in required', hint: 'sign in' }],
+    [403, { message: 'Invalid token' }],
+    [202, { status: 'collecting' }],
   ] as const) {
     fake.reset();
     fake.on('GET', HOST, `/dnsleaktest/session/${TOKEN}`, { status, json: body });
     const res = await call(app, `/api/dnsleaktest/session/${TOKEN}`);
     assert.equal(res.statusCode, status);
     assert.deepEqual(res.json(), body);
+    assert.equal(res.headers['cache-control'], 'no-store');
+  }
+  await app.close();
+});
+
+test('a quota 429 always carries code quota_exceeded in the body, its text in error and no message key', async () => {
+  const app = await api();
+  const cases: Array<[unknown, unknown]> = [
+    [{ message: 'Monthly quota used up' }, { error: 'Monthly quota used up', code: 'quota_exceeded' }],
+    [{ error: 'Quota used up', message: 'Upgrade your plan', resetAt: '2026-12-01' }, { error: 'Quota used up', resetAt: '2026-12-01', code: 'quota_exceeded' }],
+    [{ code: 'rate_limited' }, { error: 'Monthly quota exceeded', code: 'quota_exceeded' }],
+    [['quota'], { error: 'Monthly quota exceeded', code: 'quota_exceeded' }],
+  ];
+  for (const [upstream, expected] of cases) {
+    fake.reset();
+    fake.on('GET', HOST, `/dnsleaktest/session/${TOKEN}`, { status: 429, json: upstream });
+    fake.on('GET', HOST, '/invisibility', { status: 429, json: upstream });
+    fake.on('POST', HOST, '/persona/evaluate', { status: 429, json: upstream });
+    for (const request of [`/api/dnsleaktest/session/${TOKEN}`, `/api/invisibility?id=${ID}`, { method: 'POST' as const, url: '/api/persona/evaluate', payload: persona }]) {
+      const res = await call(app, request);
+      assert.equal(res.statusCode, 429);
+      assert.deepEqual(res.json(), expected, JSON.stringify(upstream));
+      assert.equal(res.headers['cache-control'], 'no-store');
+    }
+  }
+  await app.close();
+});
+
+test('a 200 that lacks a field the site reads is 502 Upstream error, not a blank panel', async () => {
+  const session = fixture(HOST, 'dnsleaktest-session.json') as { queries: Array<Record<string, unknown>> };
+  const result = fixture(HOST, 'invisibility-result.json') as Record<string, unknown>;
+  const evaluation = fixture(HOST, 'persona-evaluation.json') as Record<string, unknown>;
+  fake.on('GET', HOST, `/dnsleaktest/session/${TOKEN}`, { json: { ...session, queries: [{ ...session.queries[0], do: 'yes' }] } });
+  fake.on('GET', HOST, '/invisibility', { json: { ...result, webrtc: undefined } });
+  fake.on('POST', HOST, '/persona/evaluate', { json: { ...evaluation, score: 74 } });
+  const app = await api();
+  for (const request of [`/api/dnsleaktest/session/${TOKEN}`, `/api/invisibility?id=${ID}`, { method: 'POST' as const, url: '/api/persona/evaluate', payload: persona }]) {
+    const res = await call(app, request);
+    assert.equal(res.statusCode, 502);
+    assert.deepEqual(res.json(), { error: 'Upstream error' });
     assert.equal(res.headers['cache-control'], 'no-store');
   }
   await app.close();
@@ -109,6 +181,44 @@ test('invisibility: passes a finished result with the caller headers forwarded, 
   await app.close();
 });
 
+test('invisibility: answers every contract field the site reads, with its type', async () => {
+  fake.on('GET', HOST, '/invisibility', { json: fixture(HOST, 'invisibility-result.json') });
+  const app = await api();
+  const body = (await call(app, `/api/invisibility?id=${ID}`)).json();
+  assert.equal(body.ip, '185.107.56.231');
+  assert.deepEqual(body.score, { proxy: 35, vpn: 80 });
+  const types: Record<string, Record<string, string>> = {
+    headers: { proxy: 'boolean' },
+    datacenter: { is_datacenter: 'boolean' },
+    blocklist: { proxy: 'boolean', vpn: 'boolean', vpnExitNode: 'boolean' },
+    tor_detection: { proxy: 'boolean', vpn: 'boolean' },
+    tcp: { proxy: 'boolean', clientos: 'string', ipos: 'string' },
+    latency_vs_ping: { vpn: 'boolean', tcpTime: 'number', pingTime: 'number' },
+    latency_vs_ws: { proxy: 'boolean', tcpTime: 'number', wsTime: 'number' },
+    timezone: { proxy: 'boolean', vpn: 'boolean', clienttimezone: 'string', iptimezone: 'string' },
+    net: { proxy: 'boolean' },
+    flow: { proxy: 'boolean' },
+    highlatency: { proxy: 'boolean' },
+    webrtc: { proxy: 'boolean', ip: 'string' },
+  };
+  for (const [object, fields] of Object.entries(types)) {
+    for (const [field, type] of Object.entries(fields)) assert.equal(typeof body[object][field], type, `${object}.${field}`);
+  }
+  assert.deepEqual(body.webrtc.allips, ['185.107.56.231', '91.64.12.37']);
+  assert.deepEqual(body.latency_vs_ping, { vpn: true, tcpTime: 182, pingTime: 41 });
+  assert.deepEqual(body.timezone, { proxy: false, vpn: true, clienttimezone: 'Europe/Berlin', iptimezone: 'Europe/Amsterdam' });
+  await app.close();
+});
+
+test('invisibility: an upstream 200 pending passes as pending', async () => {
+  fake.on('GET', HOST, '/invisibility', { json: { status: 'pending' } });
+  const app = await api();
+  const res = await call(app, `/api/invisibility?id=${ID}`);
+  assert.equal(res.statusCode, 200);
+  assert.deepEqual(res.json(), { status: 'pending' });
+  await app.close();
+});
+
 test('invisibility: an upstream 404 is 200 pending', async () => {
   fake.on('GET', HOST, '/invisibility', { status: 404, json: { error: 'not found' } });
   const app = await api();
@@ -136,12 +246,21 @@ test('invisibility: an upstream 429 is 429 with its message and code quota_excee
   await app.close();
 });
 
-test('invisibility: other upstream statuses pass through', async () => {
-  fake.on('GET', HOST, '/invisibility', { status: 403, json: { error: 'Forbidden', reason: 'plan' } });
+test('invisibility: other upstream statuses pass through, so the site sees 401/403 and its markers', async () => {
   const app = await api();
-  const res = await call(app, `/api/invisibility?id=${ID}`);
-  assert.equal(res.statusCode, 403);
-  assert.deepEqual(res.json(), { error: 'Forbidden', reason: 'plan' });
+  for (const [status, body] of [
+    [403, { error: 'Forbidden', reason: 'plan' }],
+    [401, { error: 'Sign in required' }],
+    [401, { message: 'Invalid token' }],
+    [500, { error: 'internal' }],
+  ] as const) {
+    fake.reset();
+    fake.on('GET', HOST, '/invisibility', { status, json: body });
+    const res = await call(app, `/api/invisibility?id=${ID}`);
+    assert.equal(res.statusCode, status);
+    assert.deepEqual(res.json(), body);
+    assert.equal(res.headers['cache-control'], 'no-store');
+  }
   await app.close();
 });
 
@@ -149,11 +268,11 @@ test('invisibility: a missing or malformed id gets its own 400, and never reache
   const app = await api();
   const missing = await call(app, '/api/invisibility');
   assert.equal(missing.statusCode, 400);
-  assert.deepEqual(missing.json(), { error: 'No id provided' });
+  assert.deepEqual(missing.json(), { error: 'No ID provided' });
   for (const id of [ID.slice(1), `${ID}x`, `${ID.slice(2)}%2F.`, `${ID.slice(3)}%40ev`, `${ID.slice(1)}%26`]) {
     const res = await call(app, `/api/invisibility?id=${id}`);
     assert.equal(res.statusCode, 400, id);
-    assert.deepEqual(res.json(), { error: 'Invalid id' });
+    assert.deepEqual(res.json(), { error: 'Invalid ID' });
     assert.equal(res.headers['cache-control'], 'no-store');
   }
   assert.equal(fake.requests.length, 0);
@@ -190,6 +309,43 @@ test('persona: re-serialises the body, forwards headers minus the body and hop o
   assert.notEqual(sent?.headers.host, 'caller.example');
   assert.equal(sent?.query.get('key'), FAKE_PRIVATE_ENV.PRIVATE_API_KEY);
   assertForwarded(sent?.headers);
+  await app.close();
+});
+
+test('persona: answers the contract fields the site reads: grade, score as a share, counts and the result rows', async () => {
+  fake.on('POST', HOST, '/persona/evaluate', { json: fixture(HOST, 'persona-evaluation.json') });
+  const app = await api();
+  const body = (await call(app, { method: 'POST', url: '/api/persona/evaluate', payload: persona })).json();
+  assert.equal(body.grade, 'B');
+  assert.equal(body.score, 0.74);
+  assert.deepEqual(body.counts, { total: 18, scored: 15, match: 11, mismatch: 2, unnatural: 1, leak: 1, unknown: 1, notApplicable: 2 });
+  assert.equal(body.results.length, 18);
+  for (const r of body.results) {
+    assert.equal(typeof r.id, 'string');
+    assert.ok(['match', 'coherence', 'leak'].includes(r.axis), r.axis);
+    assert.ok(['match', 'mismatch', 'leak', 'unnatural', 'unknown', 'not-applicable'].includes(r.verdict), r.verdict);
+    assert.ok(['public', 'probed', 'risk-engine'].includes(r.visibility), r.visibility);
+    assert.equal(typeof r.detail, 'object');
+  }
+  const counted = (verdict: string) => body.results.filter((r: { verdict: string }) => r.verdict === verdict).length;
+  assert.deepEqual([counted('match'), counted('mismatch'), counted('not-applicable')], [body.counts.match, body.counts.mismatch, body.counts.notApplicable]);
+  assert.deepEqual(body.results[1], {
+    id: 'webrtc-leak',
+    axis: 'leak',
+    verdict: 'leak',
+    visibility: 'probed',
+    detail: { exposed: [{ ip: '91.64.12.37', countryCode: 'DE' }], v4: '91.64.12.37' },
+  });
+  await app.close();
+});
+
+test('persona: a null score (ungraded) passes', async () => {
+  fake.on('POST', HOST, '/persona/evaluate', { json: { ...(fixture(HOST, 'persona-evaluation.json') as object), grade: 'unknown', score: null } });
+  const app = await api();
+  const res = await call(app, { method: 'POST', url: '/api/persona/evaluate', payload: persona });
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.json().score, null);
+  assert.equal(res.json().grade, 'unknown');
   await app.close();
 });
 

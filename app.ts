@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { Config } from './fastify.config.js';
@@ -10,7 +10,10 @@ import { foldingSerializerFactory } from './lib/response-serializer.js';
 import { createListenerServer } from './lib/http-server.js';
 import { GUARD_KEYWORD } from './schemas/guards.js';
 import globalPlugins from './plugins/index.js';
-import routes from './routes/index.js';
+import capabilities from './routes/index.js';
+import operations from './operations/index.js';
+import { Readiness } from './operations/readiness.js';
+import { Metrics, NO_METRICS } from './operations/metrics.js';
 
 const JSON_BODY_LIMIT = 500 * 1024;
 
@@ -19,17 +22,28 @@ export interface ApiOptions {
   logger: Logger;
   /** Replaces undici's global dispatcher (a MockAgent in unit tests). */
   dispatcher?: Dispatcher;
+  /** The routes under /api: every capability, unless a test adds routes of its own beside them. */
+  routes?: FastifyPluginAsync;
 }
 
-/** The API listener's application: global plugins, then every capability under /api. */
-export async function buildApi({ config, logger, dispatcher }: ApiOptions): Promise<FastifyInstance> {
+/**
+ * The API listener's application: the operator's routes (health, metrics) at
+ * its root, and beside them the /api chain, global plugins then every
+ * capability, in a context of its own so none of its hooks reaches the
+ * operator's routes.
+ */
+export async function buildApi({ config, logger, dispatcher, routes = capabilities }: ApiOptions): Promise<FastifyInstance> {
   const app = fastifyLoggingTo(logger, {
     bodyLimit: JSON_BODY_LIMIT,
     serverFactory: createListenerServer,
     ajv: { customOptions: { keywords: [GUARD_KEYWORD] } },
     schemaController: { compilersFactory: { buildSerializer: foldingSerializerFactory } },
   });
+  const readiness = new Readiness();
+  const metrics = config.METRICS ? new Metrics(readiness) : undefined;
   app.decorate('config', config);
+  app.decorate('readiness', readiness);
+  app.decorate('metrics', metrics ?? NO_METRICS);
   app.decorate(
     'upstream',
     new Upstream({
@@ -38,12 +52,16 @@ export async function buildApi({ config, logger, dispatcher }: ApiOptions): Prom
       overrideOrigin: config.UPSTREAM_OVERRIDE_ORIGIN,
       dispatcher,
       logger,
+      observe: metrics?.observeUpstream,
     }),
   );
   app.decorate('lifecycle', new Lifecycle(logger));
   app.addHook('onClose', async () => app.lifecycle.stop());
 
-  await app.register(globalPlugins);
-  await app.register(routes, { prefix: '/api' });
+  await app.register(operations, { listener: 'api', readiness, metrics: app.metrics });
+  await app.register(async (api) => {
+    await api.register(globalPlugins);
+    await api.register(routes, { prefix: '/api' });
+  });
   return app;
 }

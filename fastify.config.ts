@@ -21,6 +21,7 @@ export const ConfigSchema = Type.Object({
   LOG_LEVEL: Type.Enum(['debug', 'info', 'warn', 'error'], { default: 'info' }),
   LOG_FORMAT: Text,
   LOG_HTTP: Flag,
+  METRICS: Flag,
 
   SECURITY_RATE_LIMIT: Count,
   SECURITY_DELAY_AFTER: Count,

@@ -90,5 +90,7 @@ await booting;
 // A signal during start-up: shutdown() has the process; nothing more starts.
 if (closing) await new Promise<never>(() => {});
 await listen(api, 'api', config.BACKEND_PORT);
+api.readiness.listening('api');
 web = await buildWeb({ logger, frontendDir: config.FRONTEND_DIR, api });
 await listen(web, 'front', config.FRONTEND_PORT);
+api.readiness.listening('front');

@@ -4,6 +4,7 @@ import { request, getGlobalDispatcher, type Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import { PRODUCT_NAME, PRODUCT_VERSION } from './app-root.js';
 import { redactUrl } from './logger.js';
+import type { UpstreamOutcome } from '../operations/metrics.js';
 
 export interface UpstreamSettings {
   timeoutMs: number;
@@ -12,6 +13,8 @@ export interface UpstreamSettings {
   overrideOrigin: string;
   dispatcher?: Dispatcher;
   logger?: Logger;
+  /** Told of every call's end: the real upstream's host, how it ended, seconds to the answer headers (the metrics). */
+  observe?: (provider: string, outcome: UpstreamOutcome, seconds: number) => void;
 }
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
@@ -84,6 +87,11 @@ export function forwardableHeaders(headers: IncomingHttpHeaders, extraDrop: read
   return out;
 }
 
+/** The host a call is meant for (not the override origin's); a URL that does not parse has none. */
+function hostOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).host : '';
+}
+
 /** The one client every outbound HTTP call goes through. */
 export class Upstream {
   readonly userAgent: string;
@@ -91,6 +99,7 @@ export class Upstream {
   private readonly overrideOrigin: string;
   private readonly dispatcher: Dispatcher;
   private readonly logger?: Logger;
+  private readonly observe?: UpstreamSettings['observe'];
 
   constructor(settings: UpstreamSettings) {
     this.userAgent = `${PRODUCT_NAME}/v${PRODUCT_VERSION}/${settings.siteUrl.replace(/\/+$/, '')}`;
@@ -98,6 +107,7 @@ export class Upstream {
     this.overrideOrigin = settings.overrideOrigin.replace(/\/+$/, '');
     this.dispatcher = settings.dispatcher ?? getGlobalDispatcher();
     this.logger = settings.logger;
+    this.observe = settings.observe;
   }
 
   /** The address actually contacted for `url`. */
@@ -117,6 +127,7 @@ export class Upstream {
     }
     const method = options.method ?? 'GET';
     this.logger?.debug({ method, url: redactUrl(url) }, 'upstream request');
+    const started = performance.now();
     try {
       const res = await request(this.target(url), {
         method,
@@ -129,9 +140,12 @@ export class Upstream {
       body.once('close', () => clearTimeout(timer));
       body.once('end', () => clearTimeout(timer));
       body.once('error', () => clearTimeout(timer));
+      this.observe?.(hostOf(url), `${Math.floor(res.statusCode / 100)}xx` as UpstreamOutcome, (performance.now() - started) / 1000);
       return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body };
     } catch (err) {
       clearTimeout(timer);
+      // The only abort is the timeout's.
+      this.observe?.(hostOf(url), controller.signal.aborted ? 'timeout' : 'error', (performance.now() - started) / 1000);
       throw err;
     }
   }

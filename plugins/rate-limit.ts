@@ -63,6 +63,7 @@ export default fp(
 
     app.decorate('routeLimiter', (name: string, max: number, timeWindow: number) =>
       limiter(name, max, timeWindow, (request, ip) => {
+        app.metrics.limiterEntries.inc({ limiter: name });
         request.log.warn({ ip, limiter: name, method: request.method, url: request.url }, `client entered the ${name} limiter's limited state`);
       }),
     );
@@ -83,6 +84,7 @@ export default fp(
     };
 
     const global = limiter('api', max, RATE_LIMIT_WINDOW_MS, (request, ip) => {
+      app.metrics.limiterEntries.inc({ limiter: 'rate' });
       request.log.warn({ ip, method: request.method, url: request.url }, 'client entered the rate-limited state');
       if (ledgerPath) void writeLedger(request, ip);
     });

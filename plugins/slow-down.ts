@@ -30,6 +30,7 @@ export default fp(
       // the threshold and its count, and cost two header writes per request.
       headers: false,
       redis: app.redisLink && slowDownCounters(app.redisLink, SLOW_DOWN_WINDOW_MS),
+      onLimitReached: () => app.metrics.limiterEntries.inc({ limiter: 'slow-down' }),
     });
   },
   { name: 'slow-down', dependencies: ['shared-counters'] },

@@ -9,6 +9,7 @@ import { LiveSite } from './live-site.js';
 import { NOT_BUILT_PAGE } from './not-built-page.js';
 import { sendSiteFile } from './send-site-file.js';
 import { lookup, type MemoryCaps } from './site-files.js';
+import operations from '../operations/index.js';
 
 /** Where `npm run build` writes the site (Vite's output, then its .br and .gz variants). */
 export const BUILT_SITE_DIR = 'dist/site';
@@ -66,6 +67,7 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   });
   app.addHook('onClose', async () => site.close());
 
+  await app.register(operations, { listener: 'front', readiness: api.readiness, metrics: api.metrics });
   app.route({
     method: ['GET', 'HEAD'],
     url: '/*',

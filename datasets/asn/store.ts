@@ -7,14 +7,22 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import bz2 from 'unbzip2-stream';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Upstream } from '../../lib/upstream.js';
+import { UpstreamError, type Upstream } from '../../lib/upstream.js';
 import { redactUrl } from '../../lib/logger.js';
 import { byteCap } from '../../lib/byte-cap.js';
+import { expectedFailure } from '../../lib/expected-failure.js';
+import { announcedBytes, downloadProgress } from '../../lib/download-progress.js';
+import type { DatasetStatus } from '../../operations/dataset-status.js';
 import { parseAsRel, type AsGraph } from './graph.js';
 import { parseAsOrg, type AsOrgs } from './orgs.js';
 import { AUTO_UPDATE, PeriodicCheck } from '../../lib/periodic-check.js';
 
 export type DatasetKind = 'relationships' | 'organisations';
+const KIND_NAMES: Record<DatasetKind, string> = { relationships: 'AS relationships', organisations: 'AS organisations' };
+const DEGRADED_WITHOUT: Record<DatasetKind, string> = {
+  relationships: '/api/asn-connectivity has no graph and /api/asn-radar no local relationship fallback',
+  organisations: 'AS names come from the routing registry instead',
+};
 
 interface KindSpec {
   file: string;
@@ -60,6 +68,9 @@ const READ_CHUNK = 16 * 1024;
 const MAX_PACKED_BYTES = 64 * 1024 * 1024;
 const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
 const DOWNLOAD_SUFFIX = '.download';
+/** How often a snapshot that could not be had at start-up is tried again, until both are in. */
+export const MISSING_RETRY_MS = 60 * 60 * 1000;
+const SNAPSHOT_DATE = /^(\d{4})(\d{2})(\d{2})\./;
 
 interface State {
   relationships?: string;
@@ -73,6 +84,8 @@ export interface AsnDatasetsOptions {
   downloadTimeoutMs?: number;
   /** Shutdown: a download in progress is abandoned and its temporary file removed. */
   signal?: AbortSignal;
+  /** How often a download logs its progress; 5 s unless a test shortens it. */
+  progressEveryMs?: number;
 }
 
 /**
@@ -95,6 +108,12 @@ export class AsnDatasets extends EventEmitter {
   private checking: Promise<void> | null = null;
   private stateWrites: Promise<void> = Promise.resolve();
   private readonly updates: PeriodicCheck;
+  private readonly retries: PeriodicCheck;
+  private readonly progressEveryMs?: number;
+  /** The date of the snapshot in use, per kind: from its file name, else the file's time. */
+  private readonly updatedAt: Partial<Record<DatasetKind, Date>> = {};
+  /** Kinds whose last download attempt failed. */
+  private readonly lastAttemptFailed = new Set<DatasetKind>();
 
   constructor(options: AsnDatasetsOptions) {
     super();
@@ -103,27 +122,79 @@ export class AsnDatasets extends EventEmitter {
     this.logger = options.logger;
     this.downloadTimeoutMs = options.downloadTimeoutMs ?? BOOT_DOWNLOAD_MS;
     this.signal = options.signal;
+    this.progressEveryMs = options.progressEveryMs;
     this.updates = new PeriodicCheck({
       id: 'asn-datasets-update',
       run: () => this.checkForUpdates(),
       ...AUTO_UPDATE,
       onError: (err) => this.logger.warn({ err }, 'ASN dataset update check failed'),
     });
+    this.retries = new PeriodicCheck({
+      id: 'asn-datasets-retry',
+      run: () => this.retryMissing(),
+      firstAfterMs: MISSING_RETRY_MS,
+      everyMs: MISSING_RETRY_MS,
+      onError: (err) => this.logger.warn({ err }, 'ASN dataset retry failed'),
+    });
+  }
+
+  /** For /readyz and the metrics: whether the kind is loaded, and its snapshot's date. */
+  status(kind: DatasetKind): DatasetStatus {
+    if (!this.data(kind)) return { state: 'missing', updatedAt: null };
+    return { state: this.lastAttemptFailed.has(kind) ? 'stale' : 'loaded', updatedAt: this.updatedAt[kind] ?? null };
+  }
+
+  private data(kind: DatasetKind): AsGraph | AsOrgs | null {
+    return kind === 'relationships' ? this.graph : this.orgs;
+  }
+
+  private get missing(): DatasetKind[] {
+    return (Object.keys(KINDS) as DatasetKind[]).filter((kind) => !this.data(kind));
   }
 
   path(kind: DatasetKind): string {
     return join(this.dir, KINDS[kind].file);
   }
 
-  /** Start-up: loads what is on disk, downloads what is missing or unreadable. Never throws. */
+  /**
+   * Start-up: loads what is on disk, downloads what is missing or unreadable.
+   * A snapshot still missing is said in one line, with what runs degraded, and
+   * tried again every hour until it is in. Never throws.
+   */
   async bootstrap(): Promise<void> {
     await this.removeStaleDownloads();
+    const reasons = new Set<string>();
     await Promise.all(
       (Object.keys(KINDS) as DatasetKind[]).map(async (kind) => {
         if (await this.loadFromDisk(kind)) return;
-        await this.update(kind, true).catch((err: unknown) => this.logger.warn({ err, dataset: kind }, 'ASN dataset download failed'));
+        await this.update(kind, true).catch((err: unknown) => {
+          const reason = expectedFailure(err);
+          if (reason) reasons.add(reason);
+          else this.logger.error({ err, dataset: kind }, 'ASN dataset download failed');
+        });
       }),
     );
+    const missing = this.missing;
+    if (missing.length === 0) return;
+    const reason = [...reasons].join('; ');
+    const degraded = missing.map((kind) => DEGRADED_WITHOUT[kind]).join('; ');
+    this.logger.warn(
+      { missing, reason },
+      `${missing.map((kind) => KIND_NAMES[kind]).join(' and ')} not downloaded${reason ? ` (${reason})` : ''}: ${degraded}; tried again every hour`,
+    );
+    this.retries.start();
+  }
+
+  /** The hourly retry of a missing snapshot: quiet until it works, then stops. */
+  private retryMissing(): Promise<void> {
+    return this.oneAtATime(async () => {
+      for (const kind of this.missing) {
+        await this.update(kind, true).catch((err: unknown) =>
+          this.logger.debug({ err, dataset: kind }, `${KIND_NAMES[kind]} still not downloaded; tried again in an hour`),
+        );
+      }
+      if (this.missing.length === 0) this.retries.stop();
+    });
   }
 
   /** Temporary files a process killed in the middle of a download left behind. */
@@ -141,7 +212,8 @@ export class AsnDatasets extends EventEmitter {
     try {
       const started = Date.now();
       const data = await KINDS[kind].parse(createReadStream(file, { highWaterMark: READ_CHUNK }));
-      this.install(kind, data);
+      const snapshot = (await this.readState())[kind];
+      this.install(kind, data, snapshotDate(snapshot) ?? (await stat(file)).mtime);
       this.logger.info({ dataset: kind, entries: KINDS[kind].size(data), ms: Date.now() - started }, 'ASN dataset loaded');
       return true;
     } catch (err) {
@@ -152,11 +224,20 @@ export class AsnDatasets extends EventEmitter {
 
   /** One update check of both snapshots, never two at once; resolves when done, never rejects. */
   checkForUpdates(): Promise<void> {
-    this.checking ??= (async () => {
+    return this.oneAtATime(async () => {
       for (const kind of Object.keys(KINDS) as DatasetKind[]) {
-        await this.update(kind, false).catch((err: unknown) => this.logger.warn({ err, dataset: kind }, 'ASN dataset update failed'));
+        await this.update(kind, false).catch((err: unknown) => {
+          const reason = expectedFailure(err);
+          if (reason) this.logger.warn({ dataset: kind, reason }, `${KIND_NAMES[kind]} update failed (${reason}); the snapshot in use stays`);
+          else this.logger.warn({ err, dataset: kind }, 'ASN dataset update failed');
+        });
       }
-    })().finally(() => {
+    });
+  }
+
+  /** Runs `check` unless a check or retry is running, in which case the caller shares that one: two would write the same files. */
+  private oneAtATime(check: () => Promise<void>): Promise<void> {
+    this.checking ??= check().finally(() => {
       this.checking = null;
       this.emit('checked');
     });
@@ -168,8 +249,10 @@ export class AsnDatasets extends EventEmitter {
     this.updates.start();
   }
 
-  stopAutoUpdate(): void {
+  /** Stops the auto-update and the retry of a missing snapshot. */
+  stop(): void {
     this.updates.stop();
+    this.retries.stop();
   }
 
   /**
@@ -177,6 +260,15 @@ export class AsnDatasets extends EventEmitter {
    * (or `force`), downloads, validates and swaps it in.
    */
   async update(kind: DatasetKind, force: boolean): Promise<boolean> {
+    try {
+      return await this.fetchAndInstall(kind, force);
+    } catch (err) {
+      this.lastAttemptFailed.add(kind);
+      throw err;
+    }
+  }
+
+  private async fetchAndInstall(kind: DatasetKind, force: boolean): Promise<boolean> {
     const spec = KINDS[kind];
     const newest = await this.newestName(kind);
     const state = await this.readState();
@@ -191,10 +283,11 @@ export class AsnDatasets extends EventEmitter {
       const res = await this.upstream.request(url, { timeoutMs: this.downloadTimeoutMs, signal: this.signal });
       if (res.status !== 200) {
         res.body.destroy();
-        throw new Error(`download of ${redactUrl(url)} answered ${res.status}`);
+        throw new UpstreamError(`download of ${redactUrl(url)} answered ${res.status}`, res.status);
       }
       await pipeline(
         res.body,
+        downloadProgress(this.logger, newest, announcedBytes(res.headers), this.progressEveryMs),
         byteCap(MAX_PACKED_BYTES, `${newest}`),
         spec.decompress(),
         byteCap(MAX_UNPACKED_BYTES, `${newest} unpacked`),
@@ -206,7 +299,7 @@ export class AsnDatasets extends EventEmitter {
         throw new Error(`download has ${spec.size(data)} entries against ${spec.size(current)} in use; taken as truncated`);
       }
       await rename(tmp, this.path(kind));
-      this.install(kind, data);
+      this.install(kind, data, snapshotDate(newest) ?? new Date());
       await this.recordState(kind, newest);
       this.logger.info({ dataset: kind, snapshot: newest, entries: spec.size(data) }, 'ASN dataset updated');
       return true;
@@ -215,18 +308,20 @@ export class AsnDatasets extends EventEmitter {
     }
   }
 
-  private install(kind: DatasetKind, data: AsGraph | AsOrgs): void {
+  private install(kind: DatasetKind, data: AsGraph | AsOrgs, updatedAt: Date): void {
     if (kind === 'relationships') this.graph = data as AsGraph;
     else this.orgs = data as AsOrgs;
+    this.updatedAt[kind] = updatedAt;
+    this.lastAttemptFailed.delete(kind);
   }
 
   private async newestName(kind: DatasetKind): Promise<string> {
     const spec = KINDS[kind];
     const page = await this.upstream.text(spec.listing);
-    if (page.status !== 200) throw new Error(`listing ${spec.listing} answered ${page.status}`);
+    if (page.status !== 200) throw new UpstreamError(`listing ${spec.listing} answered ${page.status}`, page.status);
     let newest: string | undefined;
     for (const match of page.text.matchAll(spec.pattern)) if (!newest || match[0] > newest) newest = match[0];
-    if (!newest) throw new Error(`no snapshot named in ${spec.listing}`);
+    if (!newest) throw new UpstreamError(`no snapshot named in ${spec.listing}`, page.status);
     return newest;
   }
 
@@ -253,6 +348,12 @@ export class AsnDatasets extends EventEmitter {
     this.stateWrites = this.stateWrites.then(write, write);
     return this.stateWrites;
   }
+}
+
+/** The date a CAIDA snapshot's name starts with (`20261101.as-rel2.txt.bz2`), at midnight UTC. */
+function snapshotDate(name: string | undefined): Date | undefined {
+  const match = name === undefined ? null : SNAPSHOT_DATE.exec(name);
+  return match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : undefined;
 }
 
 async function exists(path: string): Promise<boolean> {

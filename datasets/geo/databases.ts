@@ -8,6 +8,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Reader, type AsnResponse, type CityResponse } from 'maxmind';
 import * as tar from 'tar';
 import { redactUrl } from '../../lib/logger.js';
+import { expectedFailure } from '../../lib/expected-failure.js';
+import { announcedBytes, downloadProgress } from '../../lib/download-progress.js';
+import type { DatasetStatus } from '../../operations/dataset-status.js';
 import { UpstreamError, type Upstream, type UpstreamResponse } from '../../lib/upstream.js';
 import { byteCap } from '../../lib/byte-cap.js';
 import { isPublicIp } from '../../schemas/guards.js';
@@ -48,6 +51,8 @@ export interface GeoDatabasesOptions {
   maxArchiveBytes?: number;
   /** Shutdown: a download in progress is abandoned and its temporary folder removed. */
   signal?: AbortSignal;
+  /** How often a download logs its progress; 5 s unless a test shortens it. */
+  progressEveryMs?: number;
 }
 
 /** A decoded-record cache per reader: hot networks are decoded once, memory stays bounded. */
@@ -83,6 +88,8 @@ export class GeoDatabases {
   private readonly readers: Readers = {};
   /** Identity (inode, size, mtime) of the file each reader came from, so our own writes are not reloaded twice. */
   private readonly loadedFrom: Partial<Record<Edition, string>> = {};
+  /** Editions whose last download or update attempt failed; the copy in use, if any, is then stale. */
+  private readonly lastAttemptFailed = new Set<Edition>();
   private readonly debounce = new Map<Edition, NodeJS.Timeout>();
   private watcher?: FSWatcher;
   private readonly updates: PeriodicCheck;
@@ -119,25 +126,55 @@ export class GeoDatabases {
     return join(this.options.dir, `${EDITIONS[edition]}.mmdb`);
   }
 
-  /** The boot step: downloads each missing database (credentials permitting, within the 5-minute cap), then loads both. */
+  /** For /readyz and the metrics: whether the edition is loaded, and its build date. */
+  status(edition: Edition): DatasetStatus {
+    const reader = this.readers[edition];
+    if (!reader) return { state: 'missing', updatedAt: null };
+    return { state: this.lastAttemptFailed.has(edition) ? 'stale' : 'loaded', updatedAt: reader.metadata.buildEpoch };
+  }
+
+  /**
+   * The boot step: downloads each missing database (credentials permitting,
+   * within the 5-minute cap), then loads both. What stays missing is said in
+   * one line, with what runs degraded and what would fix it.
+   */
   async bootstrap(): Promise<void> {
     await mkdir(this.options.dir, { recursive: true });
     await this.removeStaleWork();
     const missing: Edition[] = [];
     for (const edition of EDITION_KEYS) if (!(await exists(this.path(edition)))) missing.push(edition);
+    const reasons = new Set<string>();
+    let refused = false;
     if (missing.length > 0 && this.hasCredentials) {
       const deadline = Date.now() + this.capMs;
       for (const edition of missing) {
         try {
           await this.download(edition, deadline);
         } catch (err) {
-          this.log.error({ edition: EDITIONS[edition], err }, 'geo database boot download failed');
+          this.lastAttemptFailed.add(edition);
+          const reason = expectedFailure(err);
+          if (reason) reasons.add(reason);
+          else this.log.error({ edition: EDITIONS[edition], err }, 'geo database boot download failed');
+          if (err instanceof UpstreamError && (err.status === 401 || err.status === 403)) refused = true;
         }
       }
-    } else if (missing.length > 0) {
-      this.log.warn({ missing: missing.map((e) => EDITIONS[e]) }, 'geo databases missing and no download credentials set');
     }
     await this.loadAll();
+    const absent = EDITION_KEYS.filter((edition) => !this.readers[edition]).map((edition) => EDITIONS[edition]);
+    if (absent.length === 0) return;
+    const degraded = `geo databases missing (${absent.join(', ')}): /api/geo-local answers 503`;
+    if (!this.hasCredentials) {
+      this.log.warn(
+        { missing: absent, dir: this.options.dir },
+        `${degraded}; set GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY to download them at start, or put the .mmdb files in ${this.options.dir}`,
+      );
+    } else if (refused) {
+      const reason = [...reasons].join('; ');
+      this.log.warn({ missing: absent, reason }, `${degraded}; the download was refused (${reason}): check GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY`);
+    } else if (reasons.size > 0) {
+      const reason = [...reasons].join('; ');
+      this.log.warn({ missing: absent, reason }, `${degraded}; the download failed (${reason}), tried again at the next start and, with GEODB_AUTO_UPDATE=true, daily`);
+    }
   }
 
   /** Temporary folders a process killed in the middle of a download left behind. */
@@ -161,7 +198,8 @@ export class GeoDatabases {
       this.log.info({ edition: EDITIONS[edition], build: this.readers[edition]!.metadata.buildEpoch }, 'geo database loaded');
       return true;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') this.log.warn({ edition: EDITIONS[edition] }, 'geo database file missing');
+      // A missing file is reported by bootstrap (once, with the fix) or is an operator's rename in progress.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') this.log.debug({ edition: EDITIONS[edition] }, 'geo database file missing');
       else this.log.error({ edition: EDITIONS[edition], err }, 'geo database could not be loaded');
       return false;
     }
@@ -170,6 +208,7 @@ export class GeoDatabases {
   private install(edition: Edition, reader: Reader<CityResponse> | Reader<AsnResponse>, from: string): void {
     (this.readers as Record<Edition, unknown>)[edition] = reader;
     this.loadedFrom[edition] = from;
+    this.lastAttemptFailed.delete(edition);
   }
 
   /** The scheduled check: downloads each edition whose upstream copy is newer than the local file. Never throws. */
@@ -179,7 +218,10 @@ export class GeoDatabases {
         try {
           if (await this.upstreamIsNewer(edition)) await this.download(edition, Date.now() + this.capMs);
         } catch (err) {
-          this.log.error({ edition: EDITIONS[edition], err }, 'geo database update failed; the current database stays');
+          this.lastAttemptFailed.add(edition);
+          const reason = expectedFailure(err);
+          if (reason) this.log.warn({ edition: EDITIONS[edition], reason }, `geo database update failed (${reason}); the current database stays`);
+          else this.log.error({ edition: EDITIONS[edition], err }, 'geo database update failed; the current database stays');
         }
       }
     });
@@ -270,7 +312,8 @@ export class GeoDatabases {
           done(null, chunk);
         },
       });
-      await pipeline(res.body, byteCap(maxArchive, `${name} archive`), hashing, createWriteStream(archive));
+      const progress = downloadProgress(this.log, name, announcedBytes(res.headers), this.options.progressEveryMs);
+      await pipeline(res.body, progress, byteCap(maxArchive, `${name} archive`), hashing, createWriteStream(archive));
       const actual = hash.digest('hex');
       if (actual !== expected) throw new Error(`${name}: checksum mismatch (expected ${expected}, got ${actual})`);
 

@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { APP_ROOT } from '../../lib/app-root.js';
-import type { Upstream } from '../../lib/upstream.js';
+import { UpstreamError, type Upstream } from '../../lib/upstream.js';
 import { PeriodicCheck } from '../../lib/periodic-check.js';
+import { expectedFailure } from '../../lib/expected-failure.js';
+import type { DatasetStatus } from '../../operations/dataset-status.js';
 
 /** The IANA RDAP bootstrap files this service reads (RFC 9224). */
 const BOOTSTRAP_FILES = ['dns', 'ipv4', 'ipv6'] as const;
@@ -24,6 +26,8 @@ type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 /** One bootstrap file, indexed once when it is read so a lookup does no parsing. */
 interface Table {
   publication: string;
+  /** When it was fetched from IANA; undefined for the copy shipped with the service. */
+  fetchedAt?: Date;
   /** Every https base URL the file names, for referral checks. */
   bases: string[];
   /** The ipv4/ipv6 files: each prefix with its service's first base URL. */
@@ -87,6 +91,7 @@ function toTable(file: BootstrapFile, json: BootstrapJson): Table {
  */
 export class RdapBootstrap {
   private tables = new Map<BootstrapFile, Table>();
+  private lastRefreshFailed = false;
   private readonly refreshes = new PeriodicCheck({
     id: 'rdap-bootstrap-refresh',
     run: () => this.refresh(),
@@ -115,6 +120,21 @@ export class RdapBootstrap {
     return this.tables.get(file)?.publication;
   }
 
+  /**
+   * For /readyz and the metrics: `loaded` once every file has come from IANA
+   * and the last refresh worked, `stale` on the shipped copy or after a failed
+   * refresh. The date is the oldest file's: when it was fetched, or the
+   * shipped copy's publication date.
+   */
+  status(): DatasetStatus {
+    const tables = BOOTSTRAP_FILES.map((file) => this.tables.get(file));
+    if (tables.some((t) => t === undefined)) return { state: 'missing', updatedAt: null };
+    const dates = tables.map((t) => t!.fetchedAt ?? new Date(t!.publication)).filter((d) => !Number.isNaN(d.getTime()));
+    const updatedAt = dates.length === 0 ? null : new Date(Math.min(...dates.map((d) => d.getTime())));
+    const shipped = tables.some((t) => t!.fetchedAt === undefined);
+    return { state: shipped || this.lastRefreshFailed ? 'stale' : 'loaded', updatedAt };
+  }
+
   /** The RDAP base URL for an IP address, from the longest matching prefix. */
   baseForIp(ip: string): string | undefined {
     const addr = ipaddr.parse(ip);
@@ -137,19 +157,36 @@ export class RdapBootstrap {
     return false;
   }
 
-  /** Fetches every bootstrap file from IANA; a file that fails keeps its previous table. */
+  /**
+   * Fetches every bootstrap file from IANA; a file that fails keeps its
+   * previous table. Expected failures (no network, IANA away) make one line
+   * for all three files.
+   */
   async refresh(): Promise<void> {
+    const failed: BootstrapFile[] = [];
+    const reasons = new Set<string>();
     await Promise.all(
       BOOTSTRAP_FILES.map(async (file) => {
         try {
           const json = await this.upstream.okJson<unknown>(`${IANA_BOOTSTRAP_BASE}${file}.json`);
-          if (!isBootstrapJson(json)) throw new Error('unexpected bootstrap shape');
-          this.tables.set(file, toTable(file, json));
+          if (!isBootstrapJson(json)) throw new UpstreamError('unexpected bootstrap shape');
+          this.tables.set(file, { ...toTable(file, json), fetchedAt: new Date() });
           this.logger.info({ file, publication: json.publication }, 'RDAP bootstrap refreshed');
         } catch (err) {
-          this.logger.warn({ file, err }, 'RDAP bootstrap refresh failed; keeping the previous copy');
+          failed.push(file);
+          const reason = expectedFailure(err);
+          if (reason) reasons.add(reason);
+          else this.logger.warn({ file, err }, 'RDAP bootstrap refresh failed; keeping the previous copy');
         }
       }),
+    );
+    this.lastRefreshFailed = failed.length > 0;
+    if (reasons.size === 0) return;
+    const reason = [...reasons].join('; ');
+    const kept = this.status().updatedAt?.toISOString().slice(0, 10) ?? 'unknown';
+    this.logger.warn(
+      { files: failed, reason },
+      `RDAP bootstrap not refreshed from IANA (${reason}): WHOIS finds registries in the tables it has (dated ${kept}); tried again in 24 hours`,
     );
   }
 

@@ -13,10 +13,12 @@ import connectivity from './connectivity.js';
 const asn: FastifyPluginAsyncTypebox = async (app) => {
   const datasets = new AsnDatasets({ upstream: app.upstream, dataDir: fromAppRoot(app.config.DATA_DIR), logger: app.log, signal: app.lifecycle.stopping });
   app.lifecycle.addStep({ phase: 'asn-datasets', name: 'asn-datasets', run: () => datasets.bootstrap() });
+  app.lifecycle.onStop('asn-datasets', () => datasets.stop());
   if (app.config.ASNDATA_AUTO_UPDATE) {
     app.lifecycle.addStep({ phase: 'background', name: 'asn-datasets-updater', run: async () => datasets.startAutoUpdate() });
-    app.lifecycle.onStop('asn-datasets-updater', () => datasets.stopAutoUpdate());
   }
+  app.readiness.addDataset('asRelationships', () => datasets.status('relationships'));
+  app.readiness.addDataset('asOrganisations', () => datasets.status('organisations'));
   await app.register(radar, { datasets });
   await app.register(history, { datasets });
   await app.register(connectivity, { datasets });

@@ -67,6 +67,8 @@ const geo: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
   app.lifecycle.onStop('geo databases', () => databases.stop());
+  app.readiness.addDataset('geoCity', () => databases.status('city'));
+  app.readiness.addDataset('geoAsn', () => databases.status('asn'));
 
   const cached = { cacheTtl: ONE_DAY };
 

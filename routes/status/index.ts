@@ -19,6 +19,7 @@ const serviceStatus: FastifyPluginAsyncTypebox = async (app) => {
   app.lifecycle.addStep({ phase: 'service-status', name: 'prime service status', run: () => poller.refresh() });
   app.lifecycle.addStep({ phase: 'background', name: 'service-status poller', run: async () => poller.start() });
   app.lifecycle.onStop('service-status poller', () => poller.stop());
+  app.readiness.addDataset('serviceStatus', () => poller.status());
 
   // The overview is JSON already, written once per refresh: a string with a JSON
   // type goes out without the serialiser. The schema stays for the contract;

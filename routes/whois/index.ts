@@ -53,6 +53,7 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
   const bootstrap = new RdapBootstrap(app.upstream, app.log);
   app.lifecycle.addStep({ phase: 'background', name: 'rdap-bootstrap-refresh', run: async () => bootstrap.start() });
   app.lifecycle.onStop('rdap-bootstrap-refresh', () => bootstrap.stop());
+  app.readiness.addDataset('rdapBootstrap', () => bootstrap.status());
   const rootZone = new RootZoneTlds(app.upstream, app.log);
   app.lifecycle.addStep({ phase: 'background', name: 'tld-list-refresh', run: async () => rootZone.start() });
   app.lifecycle.onStop('tld-list-refresh', () => rootZone.stop());

@@ -10,7 +10,7 @@ import { fixture, fixtureBytes } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
 import { registerCaidaFakeRoutes } from '../support/fake-routes/asn.js';
 import { Upstream } from '../../lib/upstream.js';
-import { AsnDatasets } from '../../datasets/asn/store.js';
+import { AsnDatasets, MISSING_RETRY_MS } from '../../datasets/asn/store.js';
 import { AUTO_UPDATE } from '../../lib/periodic-check.js';
 import { parseAsRel, REL_PROVIDER } from '../../datasets/asn/graph.js';
 import { parseAsOrg } from '../../datasets/asn/orgs.js';
@@ -27,7 +27,7 @@ const fake = fakeUpstreamPerFile(registerCaidaFakeRoutes);
 
 function datasets(dir: DataDir): AsnDatasets {
   const upstream = new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: fake.origin });
-  return new AsnDatasets({ upstream, dataDir: dir.path, logger: pino({ level: 'silent' }) });
+  return new AsnDatasets({ upstream, dataDir: dir.path, logger: pino({ level: process.env.DBG ? 'debug' : 'silent' }) });
 }
 
 /** A listing page that names `file` as the newest snapshot. */
@@ -110,11 +110,57 @@ test('a failed start-up download is non-fatal: the route degrades to an empty gr
   const { app, logs } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, DATA_DIR: dir.path });
   t.after(() => app.close());
   await app.lifecycle.boot();
-  assert.equal(logs.find('ASN dataset download failed').length, 2);
+  // One line for both, without a stack: what failed, what runs degraded, when it is tried again.
+  const lines = logs.lines.filter((l) => l.level === 40 && /^AS /.test(String(l.msg)));
+  assert.equal(lines.length, 1, logs.text);
+  assert.match(String(lines[0]!.msg), /^AS relationships and AS organisations not downloaded \(.*answered 503.*\): \/api\/asn-connectivity has no graph.*tried again every hour$/);
+  assert.equal(lines[0]!.err, undefined);
   const res = await call(app, '/api/asn-connectivity?asn=13335');
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), { origin: 13335, nodes: [], edges: [] });
   assert.equal(res.headers['cache-control'], 'no-store');
+});
+
+test('a snapshot missing after start-up is tried again every hour until it is in, then no more', async (t) => {
+  const dir = await dataDir();
+  t.after(() => dir.remove());
+  fake.reset();
+  fake.on('GET', CAIDA, /.*/, { status: 503, body: 'Service Unavailable' });
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  t.after(() => mock.timers.reset());
+  const ds = datasets(dir);
+  t.after(() => ds.stop());
+  await ds.bootstrap();
+  assert.deepEqual(ds.status('relationships'), { state: 'missing', updatedAt: null });
+  const listings = () => fake.requestsTo(CAIDA).filter((r) => r.path === REL_DIR).length;
+  assert.equal(listings(), 1);
+
+  // Still failing an hour later: tried once more, quietly.
+  let checked = once(ds, 'checked');
+  mock.timers.tick(MISSING_RETRY_MS);
+  await checked;
+  assert.equal(listings(), 2);
+  assert.equal(ds.graph, null);
+  // The scheduler marks its run finished a few turns after the check's own end.
+  await new Promise((resolve) => setImmediate(resolve));
+
+  // The upstream is back: the next retry brings both in, and retrying stops.
+  fake.reset();
+  registerCaidaFakeRoutes(fake);
+  checked = once(ds, 'checked');
+  mock.timers.tick(MISSING_RETRY_MS);
+  await checked;
+  assert.notEqual(ds.graph, null);
+  assert.notEqual(ds.orgs, null);
+  const status = ds.status('relationships');
+  assert.equal(status.state, 'loaded');
+  assert.equal(status.updatedAt?.toISOString(), '2026-11-01T00:00:00.000Z', 'the snapshot date from its name');
+  await new Promise((resolve) => setImmediate(resolve));
+  let later = 0;
+  ds.on('checked', () => later++);
+  mock.timers.tick(5 * MISSING_RETRY_MS);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(later, 0, 'no retry once both are in');
 });
 
 test('a truncated download never replaces the snapshot in use', async (t) => {
@@ -225,7 +271,7 @@ test('auto-update: first check a minute after start, then every 24 hours from it
   assert.equal(listings(), 2);
   assert.equal(fake.requestsTo(CAIDA, `${REL_DIR}20261101`).length, 1, 'current snapshot: nothing downloaded');
 
-  ds.stopAutoUpdate();
+  ds.stop();
   mock.timers.tick(48 * HOUR);
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(listings(), 2);

@@ -82,7 +82,11 @@ test('boot: without credentials nothing is downloaded; present databases are not
   await dbs.bootstrap();
   assert.equal(fake.requests.length, 0);
   assert.equal(dbs.city, undefined);
-  assert.equal(logs.find('no download credentials').length, 1);
+  const [missing, ...more] = logs.find('geo databases missing');
+  assert.equal(more.length, 0, 'one line for both editions');
+  assert.match(String(missing?.msg), /GeoLite2-City, GeoLite2-ASN.*\/api\/geo-local answers 503.*set GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY/);
+  assert.equal(missing?.level, 40);
+  assert.equal(missing?.err, undefined, 'an expected state, not an error: no stack');
 
   await seed(join(work, 'seeded'));
   const seeded = databases(join(work, 'seeded')).dbs;
@@ -258,7 +262,12 @@ test('boot: a failed download leaves geo-local at 503 and the start-up step stil
   const { dbs, logs } = databases(join(work, 'geo'));
   await dbs.bootstrap();
   assert.equal(dbs.city, undefined);
-  assert.equal(logs.find('geo database boot download failed').length, 2);
+  assert.deepEqual(dbs.status('city'), { state: 'missing', updatedAt: null });
+  // One line for both editions, naming the refusal and the settings to check; no stack.
+  assert.equal(logs.lines.filter((l) => (l.level as number) >= 40).length, 1, logs.text);
+  const [line] = logs.find('geo databases missing');
+  assert.match(String(line?.msg), /answered 401.*check GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY/);
+  assert.equal(line?.err, undefined);
 });
 
 test('boot: a download that stalls is abandoned at the cap; the step finishes and geo-local stays unloaded', async () => {
@@ -271,7 +280,7 @@ test('boot: a download that stalls is abandoned at the cap; the step finishes an
   const { dbs, logs } = databases(join(work, 'geo'), new LogCapture(), true, 300);
   await dbs.bootstrap();
   assert.equal(dbs.city, undefined);
-  assert.ok(logs.find('geo database boot download failed').length >= 1);
+  assert.match(String(logs.find('geo databases missing')[0]?.msg), /the download failed \(timed out\)/);
   assert.deepEqual(await readdir(join(work, 'geo')), [], 'the partial download is removed');
 });
 

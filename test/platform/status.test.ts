@@ -258,7 +258,24 @@ test('a failing summary keeps the last good entry; a failing incidents.json keep
   assert.deepEqual(p.detail('alpha')!.incidents, good.incidents.map((i) => ({ ...i, url: i.url.replace('beta', 'alpha') })));
   assert.equal(p.overview().updatedAt, '2026-11-22T12:10:00.000Z');
   assert.deepEqual(JSON.parse(p.overviewJson()), p.overview(), 'the JSON the route sends is written at each refresh');
-  assert.equal(logs.find('service-status summary unavailable; keeping the last good entry').length, 2);
+  // One line for both, naming them, without a stack.
+  const [told, ...more] = logs.find('status pages not reached');
+  assert.equal(more.length, 0);
+  assert.equal(told!.level, 40);
+  assert.match(String(told!.msg), /^service status: 2 of 3 status pages not reached \(beta, gamma; e\.g\. Upstream answered 503 with a body that is not JSON\): .*tried again every 5 minutes$/);
+  assert.deepEqual(told!.reasons, { beta: 'Upstream answered 503 with a body that is not JSON', gamma: 'summary.json is not in the Statuspage shape' });
+  assert.equal(told!.err, undefined);
+  assert.deepEqual(p.status(), { state: 'stale', updatedAt: new Date('2026-11-22T12:00:00.000Z') }, 'dated by the oldest snapshot shown');
+
+  // The same outage five minutes later is not told again at warn; its end is.
+  clock += 5 * 60 * 1000;
+  await p.refresh();
+  assert.equal(logs.find('status pages not reached').filter((l) => l.level === 40).length, 1);
+  for (const host of ['status.beta.test', 'status.gamma.test']) servePages(host);
+  clock += 5 * 60 * 1000;
+  await p.refresh();
+  assert.equal(logs.find('every status page answers again').length, 1);
+  assert.deepEqual(p.status(), { state: 'loaded', updatedAt: new Date(clock) });
 });
 
 test('a provider that never answered is unknown with no components; a hanging one is cut at the upstream timeout', async () => {

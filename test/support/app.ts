@@ -6,6 +6,7 @@ import { loadConfig } from '../../fastify.config.js';
 import { createLogger } from '../../lib/logger.js';
 import { secretValues } from '../../lib/secrets.js';
 import { buildApi } from '../../app.js';
+import capabilities from '../../routes/index.js';
 
 /** Collects the JSON log lines a test's app writes. */
 export class LogCapture extends Writable {
@@ -44,8 +45,11 @@ export async function buildTestApiWith(env: Record<string, string>, routes: Fast
   // causes by itself; only its own test turns it on.
   const config = loadConfig({ LOG_LEVEL: 'debug', DATA_DIR: '/nonexistent-test-data', LOAD_SHEDDING: 'false', ...env });
   const logs = new LogCapture();
-  const app = await buildApi({ config, logger: createLogger(config, logs, secretValues(config)), dispatcher });
-  await app.register(routes, { prefix: '/api' });
+  const withTestRoutes: FastifyPluginAsync = async (api) => {
+    await api.register(capabilities);
+    await api.register(routes);
+  };
+  const app = await buildApi({ config, logger: createLogger(config, logs, secretValues(config)), dispatcher, routes: withTestRoutes });
   await app.ready();
   return { app, logs };
 }

@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Nullable } from '../schemas/nullable.js';
+import { DATASETS, type Readiness } from './readiness.js';
+
+const DatasetReport = Type.Object({
+  state: Type.Union([Type.Literal('loaded'), Type.Literal('stale'), Type.Literal('missing')]),
+  updatedAt: Nullable(Type.String()),
+  ageSeconds: Nullable(Type.Integer({ minimum: 0 })),
+});
+
+const ReadinessReport = Type.Object({
+  ready: Type.Boolean(),
+  listeners: Type.Object({ api: Type.Boolean(), front: Type.Boolean() }),
+  datasets: Type.Object(Object.fromEntries(DATASETS.map((name) => [name, Type.Optional(DatasetReport)]))),
+});
+
+const Alive = Type.Object({ status: Type.Literal('ok') });
+
+/**
+ * GET /healthz (the process answers, so its event loop turns) and GET /readyz
+ * (200 once both listeners listen, 503 before, with each dataset's state and
+ * age). Registered outside /api on both listeners: no Referer gate, limiter
+ * or load shedding stands between a health check and its answer.
+ */
+const health: FastifyPluginAsyncTypebox<{ readiness: Readiness }> = async (app, { readiness }) => {
+  app.get('/healthz', { schema: { response: { 200: Alive } } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { status: 'ok' as const };
+  });
+
+  app.get('/readyz', { schema: { response: { 200: ReadinessReport, 503: ReadinessReport } } }, async (_request, reply) => {
+    const report = readiness.report();
+    return reply.code(report.ready ? 200 : 503).header('cache-control', 'no-store').send(report);
+  });
+};
+
+export default health;

@@ -5,6 +5,7 @@ import { secretValues } from './lib/secrets.js';
 import { buildApi } from './app.js';
 import { buildWeb } from './web/app.js';
 import { keepTickObjectShape } from './lib/tick-shape.js';
+import type { Listener } from './operations/readiness.js';
 
 // Signals are handled from the first moment: a SIGTERM during start-up (a
 // dataset download can take minutes) stops the process cleanly instead of
@@ -27,16 +28,29 @@ for (const name of ['UPSTREAM_OVERRIDE_ORIGIN', 'DNS_OVERRIDE_SERVER', 'WHOIS_OV
   if (config[name]) logger.warn({ [name]: config[name] }, `${name} is set: upstream traffic is redirected`);
 }
 
+// Which listener is which, and the address a browser should open: the Referer
+// gate lets pages from localhost call the API, not pages from 127.0.0.1.
+const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|\[::1\]):(\d+)$/;
+const LISTENING_TEXT: Record<Listener, (address: string) => string> = {
+  api: (address) => `API listener at ${address} (the JSON API under /api; health at /healthz and /readyz)`,
+  front: (address) => {
+    const port = LOOPBACK.exec(address)?.[2];
+    return `front listener at ${address} (the site, and /api handed to the API)${port ? `: open http://localhost:${port}/` : ''}`;
+  },
+};
+
 /**
  * Listens, or logs why it cannot (a port in use, a port below 1024 without the
  * right, a HOST this machine does not have) and exits 1: an operator's error,
  * answered with one log line rather than a crash. Start-up goes no further.
  */
-async function listen(server: FastifyInstance, listener: 'api' | 'front', port: number): Promise<void> {
+async function listen(server: FastifyInstance, listener: Listener, port: number): Promise<void> {
   try {
-    await server.listen({ port, host: config.HOST });
+    await server.listen({ port, host: config.HOST, listenTextResolver: LISTENING_TEXT[listener] });
   } catch (err) {
-    logger.fatal({ err, listener, host: config.HOST, port }, `the ${listener} listener cannot listen on ${config.HOST}:${port}`);
+    // An operator's error, not the service's: the reason in one line, no stack.
+    const reason = (err as Error).message;
+    logger.fatal({ listener, host: config.HOST, port, reason }, `the ${listener} listener cannot listen on ${config.HOST}:${port}`);
     logger.flush(() => process.exit(1));
     await new Promise<never>(() => {});
   }

@@ -50,7 +50,8 @@ export class Lifecycle {
         const started = Date.now();
         try {
           await step.run();
-          this.logger.info({ phase, step: step.name, ms: Date.now() - started }, 'start-up step done');
+          // What a step found (a dataset missing, a page unreachable) it says itself; the timing is for debugging.
+          this.logger.debug({ phase, step: step.name, ms: Date.now() - started }, 'start-up step done');
         } catch (err) {
           this.logger.error({ phase, step: step.name, err }, 'start-up step failed; continuing');
         }

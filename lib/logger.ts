@@ -29,7 +29,8 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>, d
   };
   if (destination) return pino(options, destination);
   if (config.LOG_FORMAT === 'json') return pino(options, pino.destination({ fd: 1, sync: false }));
-  return pino({ ...options, transport: { target: 'pino-pretty', options: { destination: 1, translateTime: 'SYS:standard' } } });
+  // One line per entry, context keys at its end; an error's stack still gets its own lines.
+  return pino({ ...options, transport: { target: 'pino-pretty', options: { destination: 1, translateTime: 'SYS:standard', singleLine: true } } });
 }
 
 const SECRET_PARAMS = /([?&](?:key|token|apiKey|api_key|license_key)=)[^&#]*/gi;

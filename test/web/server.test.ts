@@ -35,8 +35,15 @@ test('LOG_FORMAT=json: one JSON object per line on standard output, with numeric
     assert.ok(typeof entry.time === 'number' && entry.time >= started && entry.time <= ended, `epoch-ms time: ${JSON.stringify(entry)}`);
     assert.equal(typeof entry.msg, 'string');
   }
-  const listening = server.lines.filter((l) => l.level === 30 && /^Server listening at http:\/\/127\.0\.0\.1:\d+$/.test(String(l.msg)));
-  assert.equal(listening.length, 2, 'both listeners say where they listen');
+  const listening = server.lines.filter((l) => l.level === 30 && /^(API|front) listener at http:\/\/127\.0\.0\.1:\d+ /.test(String(l.msg)));
+  assert.deepEqual(
+    listening.map((l) => l.msg),
+    [
+      `API listener at ${server.apiUrl} (the JSON API under /api; health at /healthz and /readyz)`,
+      `front listener at ${server.frontUrl} (the site, and /api handed to the API): open http://localhost:${new URL(server.frontUrl).port}/`,
+    ],
+    'each listener says which it is and where it listens; the front one names the address the Referer gate accepts',
+  );
 });
 
 test('each override setting logs exactly one warning at start-up, naming it and its value', async () => {
@@ -65,7 +72,7 @@ test('without LOG_FORMAT=json the log is human-readable on standard output', asy
   // Colours only when standard output is a terminal; stripped in case.
   const plain = server.text.map((line) => line.replace(/\u001b\[[0-9;]*m/g, ''));
   assert.equal(server.lines.length, 0, 'no JSON lines');
-  assert.equal(plain.filter((line) => /INFO.*: Server listening at http:\/\/127\.0\.0\.1:\d+$/.test(line)).length, 2, plain.join('\n'));
+  assert.equal(plain.filter((line) => /INFO.*: (API|front) listener at http:\/\/127\.0\.0\.1:\d+ /.test(line)).length, 2, plain.join('\n'));
 });
 
 test('SIGTERM lets an in-flight request finish, then exits 0', async () => {
@@ -143,7 +150,8 @@ test('a port already in use stops start-up with one fatal line naming it, exit 1
       .filter((entry) => entry.level === 60);
     assert.equal(fatal.length, 1);
     assert.equal(fatal[0]?.msg, `the api listener cannot listen on 127.0.0.1:${port}`);
-    assert.match(JSON.stringify(fatal[0]?.err), /EADDRINUSE/);
+    assert.match(String(fatal[0]?.reason), /EADDRINUSE/);
+    assert.equal(fatal[0]?.err, undefined, 'an operator error: no stack');
     assert.equal(stderr, '', 'nothing on stderr: no uncaught error');
   } finally {
     taken.close();

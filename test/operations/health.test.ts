@@ -11,7 +11,7 @@ import { buildWeb } from '../../web/app.js';
 import { DATASETS } from '../../operations/readiness.js';
 import { buildTestApi } from '../support/app.js';
 import { startAllFakes } from '../support/fakes.js';
-import { closedUpstreams, startServer, stopServer } from '../support/server-process.js';
+import { closedUpstreams, startServer, stopServer } from '../support/real-server.js';
 
 const origin = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 

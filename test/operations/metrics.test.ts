@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { FakeUpstream } from '../support/fake-upstream.js';
-import { closedUpstreams, startServer, stopServer, type ServerProcess } from '../support/server-process.js';
+import { closedUpstreams, startServer, stopServer, type Running } from '../support/real-server.js';
 
 const REFERER = { referer: 'http://localhost/' };
 
@@ -15,18 +15,9 @@ before(async () => {
 });
 after(() => fake.close());
 
-/**
- * One GET. On this shared machine a process starved of CPU for a second sheds
- * load (503 with Retry-After) for the next second; such an answer says nothing
- * about the route, so it is asked again.
- */
 async function get(url: string, headers: Record<string, string> = {}) {
-  for (let attempt = 1; ; attempt++) {
-    const res = await request(url, { headers });
-    const answer = { status: res.statusCode, headers: res.headers, text: await res.body.text() };
-    if (answer.status !== 503 || answer.headers['retry-after'] === undefined || attempt === 10) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  const res = await request(url, { headers });
+  return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
 }
 
 /** The value of one sample line (`name{labels} value`), or undefined when the exposition has none. */
@@ -40,7 +31,7 @@ function sample(exposition: string, name: string, labels: Record<string, string>
   return undefined;
 }
 
-async function withServer(env: Record<string, string>, run: (server: ServerProcess) => Promise<void>): Promise<void> {
+async function withServer(env: Record<string, string>, run: (server: Running) => Promise<void>): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'metrics-'));
   const server = await startServer({ DATA_DIR: dataDir, ...env });
   try {

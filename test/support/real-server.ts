@@ -1,9 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { freePorts } from './free-ports.js';
+
+// Absolute, so the server can run from any working directory.
+const TSX = import.meta.resolve('tsx');
+const SERVER = join(APP_ROOT, 'server.ts');
 
 export interface Running {
   child: ChildProcess;
@@ -11,19 +18,31 @@ export interface Running {
   text: string[];
   /** The lines that are JSON objects, parsed. */
   lines: Array<Record<string, unknown>>;
+  /** Everything written to standard error so far. */
+  stderr: () => string;
   apiUrl: string;
   frontUrl: string;
+  /** The working directory it runs in. */
+  cwd: string;
   exit: Promise<[number | null, NodeJS.Signals | null]>;
+}
+
+export interface StartOptions {
+  /** The working directory (where a .env is looked for); a fresh empty one unless given. */
+  cwd?: string;
 }
 
 /**
  * server.ts as production runs it, on free ports, with its standard output
- * kept line by line; returns as soon as the process is started.
+ * kept line by line; returns as soon as the process is started. The working
+ * directory is an empty folder unless given, so a developer's .env never
+ * changes a test.
  */
-export async function spawnServer(env: Record<string, string>): Promise<Running> {
+export async function spawnServer(env: Record<string, string>, options: StartOptions = {}): Promise<Running> {
   const [apiPort, frontPort] = (await freePorts(2)) as [number, number];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    cwd: APP_ROOT,
+  const cwd = options.cwd ?? (await mkdtemp(join(tmpdir(), 'netdiag-cwd-')));
+  const child = spawn(process.execPath, ['--import', TSX, SERVER], {
+    cwd,
     env: {
       PATH: process.env.PATH ?? '',
       BACKEND_PORT: String(apiPort),
@@ -37,27 +56,40 @@ export async function spawnServer(env: Record<string, string>): Promise<Running>
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exit = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  if (!options.cwd) void exit.then(() => rm(cwd, { recursive: true, force: true }));
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const text: string[] = [];
   const lines: Array<Record<string, unknown>> = [];
   createInterface({ input: child.stdout! }).on('line', (line) => {
     text.push(line);
     if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
   });
-  return { child, text, lines, apiUrl: `http://127.0.0.1:${apiPort}`, frontUrl: `http://127.0.0.1:${frontPort}`, exit };
+  return {
+    child,
+    text,
+    lines,
+    stderr: () => stderr,
+    apiUrl: `http://127.0.0.1:${apiPort}`,
+    frontUrl: `http://127.0.0.1:${frontPort}`,
+    cwd,
+    exit,
+  };
 }
 
 /**
- * spawnServer, ready once the front listener, which starts last, answers:
- * whatever LOG_LEVEL and LOG_FORMAT leave in the log.
+ * spawnServer, ready once the front listener, which starts last, answers its
+ * health route: whatever LOG_LEVEL and LOG_FORMAT leave in the log, and
+ * whether or not the site is built.
  */
-export async function startServer(env: Record<string, string>): Promise<Running> {
-  const server = await spawnServer(env);
+export async function startServer(env: Record<string, string>, options: StartOptions = {}): Promise<Running> {
+  const server = await spawnServer(env, options);
   let exited = false;
   void server.exit.then(() => (exited = true));
   for (;;) {
-    if (exited) throw new Error(`server exited early: ${server.text.join('\n')}`);
+    if (exited) throw new Error(`server exited early: ${server.text.join('\n')}\n${server.stderr()}`);
     try {
-      await (await request(`${server.frontUrl}/`)).body.dump();
+      await (await request(`${server.frontUrl}/healthz`)).body.dump();
       return server;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -70,4 +102,14 @@ export async function stopServer(server: Running): Promise<number | null> {
   server.child.kill('SIGTERM');
   const [code] = await server.exit;
   return code;
+}
+
+/** Override settings that point every upstream at a loopback port nothing listens on: each call fails at once, the same way on every machine. */
+export async function closedUpstreams(): Promise<Record<string, string>> {
+  const [port] = (await freePorts(1)) as [number];
+  return {
+    UPSTREAM_OVERRIDE_ORIGIN: `http://127.0.0.1:${port}`,
+    DNS_OVERRIDE_SERVER: `127.0.0.1:${port}`,
+    WHOIS_OVERRIDE_SERVER: `127.0.0.1:${port}`,
+  };
 }

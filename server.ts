@@ -14,6 +14,20 @@ import type { Listener } from './operations/readiness.js';
 let onSignal: (signal: NodeJS.Signals) => void = () => process.exit(0);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, (s) => onSignal(s));
 
+// Settings may come from a .env file in the working directory, read with
+// Node's own loader; a variable already in the environment keeps its value.
+const ENV_FILE = '.env';
+let envFileRead = false;
+try {
+  process.loadEnvFile(ENV_FILE);
+  envFileRead = true;
+} catch (err) {
+  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+    process.stderr.write(`Cannot read the settings file ${ENV_FILE}: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
 let config: Config;
 try {
   config = loadConfig(process.env);
@@ -24,6 +38,7 @@ try {
 }
 
 const logger = createLogger(config, undefined, secretValues(config));
+if (envFileRead) logger.info({ file: ENV_FILE }, `settings read from ${ENV_FILE} (the environment wins where both set one)`);
 for (const name of ['UPSTREAM_OVERRIDE_ORIGIN', 'DNS_OVERRIDE_SERVER', 'WHOIS_OVERRIDE_SERVER'] as const) {
   if (config[name]) logger.warn({ [name]: config[name] }, `${name} is set: upstream traffic is redirected`);
 }

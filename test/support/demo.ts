@@ -3,13 +3,13 @@ import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
+import { request } from 'undici';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { startAllFakes } from './fakes.js';
+import { demoBanner } from './demo-banner.js';
 
 // npm run demo: the real server.ts, every upstream answered by loopback fakes,
 // so a newcomer without keys or internet sees every route answer.
-const log = pino({ level: 'info' });
 const API_PORT = process.env.BACKEND_PORT ?? '11966';
 const FRONT_PORT = process.env.FRONTEND_PORT ?? '18966';
 
@@ -28,14 +28,18 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
   },
 });
 
-log.info(
-  {
-    front: `http://127.0.0.1:${FRONT_PORT}/`,
-    api: `http://127.0.0.1:${API_PORT}/api/configs`,
-    fakeUpstream: fakes.http.origin,
-  },
-  'demo starting: open the front URL in a browser; API calls need a Referer from localhost (curl -H "Referer: http://localhost/" ...)',
-);
+// The banner comes last, once the front listener (the last to start) answers.
+void (async () => {
+  while (child.exitCode === null) {
+    try {
+      await (await request(`http://127.0.0.1:${FRONT_PORT}/healthz`)).body.dump();
+      process.stdout.write(demoBanner({ api: API_PORT, front: FRONT_PORT }));
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+})();
 
 async function stopAll(): Promise<void> {
   await fakes.close();

@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { request } from 'undici';
+import { APP_ROOT } from '../../lib/app-root.js';
+import { freePorts } from '../support/free-ports.js';
+
+const LAST_LINE = 'Ctrl-C stops it.';
+
+test('npm run demo ends its start with a banner whose addresses and three curl examples work as printed', async (t) => {
+  const [api, front] = (await freePorts(2)) as [number, number];
+  const demo = spawn(process.execPath, ['--import', 'tsx', 'test/support/demo.ts'], {
+    cwd: APP_ROOT,
+    env: { PATH: process.env.PATH ?? '', BACKEND_PORT: String(api), FRONTEND_PORT: String(front), LOG_FORMAT: 'json', LOAD_SHEDDING: 'false' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exit = once(demo, 'exit');
+  t.after(async () => {
+    if (demo.exitCode === null) demo.kill('SIGINT');
+    await exit;
+  });
+  const lines: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    createInterface({ input: demo.stdout! }).on('line', (line) => {
+      lines.push(line);
+      if (line === LAST_LINE) resolve();
+    });
+    void exit.then(() => reject(new Error(`the demo exited before its banner:\n${lines.join('\n')}`)));
+  });
+  const banner = lines.slice(lines.findIndex((l) => l.startsWith('netdiag-backend demo:')));
+  assert.ok(banner.length <= 10, 'a short banner');
+  assert.ok(!banner.some((l) => l.includes('127.0.0.1')), 'no address the Referer gate refuses');
+
+  const pages = banner.flatMap((l) => /^\s+[a-z ]+:\s+(http:\/\/\S+)$/.exec(l)?.[1] ?? []);
+  assert.deepEqual(pages, [`http://localhost:${front}/`, `http://localhost:${front}/readyz`]);
+  for (const url of pages) {
+    const res = await request(url);
+    await res.body.dump();
+    assert.equal(res.statusCode, 200, url);
+  }
+
+  const curls = banner.filter((l) => l.trim().startsWith('curl '));
+  assert.equal(curls.length, 3);
+  const listeners = new Set<string>();
+  for (const command of curls) {
+    // curl -H 'Name: value' URL, the URL bare or in single quotes: what a shell would pass.
+    const [, header, url] = /^\s*curl -H '([^']+)' '?([^' ]+)'?$/.exec(command) ?? [];
+    assert.ok(header && url, command);
+    const colon = header.indexOf(':');
+    const res = await request(url, { headers: { [header.slice(0, colon)]: header.slice(colon + 1).trim() } });
+    const body = await res.body.text();
+    assert.equal(res.statusCode, 200, `${command}: ${body.slice(0, 200)}`);
+    assert.match(String(res.headers['content-type']), /^application\/json/);
+    listeners.add(new URL(url).port);
+  }
+  assert.deepEqual([...listeners].sort(), [String(api), String(front)].sort(), 'the examples show both listeners');
+});

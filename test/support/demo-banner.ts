@@ -1,0 +1,20 @@
+// What `npm run demo` prints once both listeners answer: addresses that work
+// as printed. The Referer gate accepts pages from localhost (not 127.0.0.1),
+// so every address names localhost and every curl sends such a Referer.
+const REFERER = "-H 'Referer: http://localhost/'";
+
+export function demoBanner(ports: { api: string; front: string }): string {
+  const site = `http://localhost:${ports.front}`;
+  return [
+    '',
+    'netdiag-backend demo: every upstream is a fake on this machine; no keys or internet needed.',
+    `  the site:     ${site}/`,
+    `  readiness:    ${site}/readyz`,
+    'The API answers pages of the site, so a call needs their Referer:',
+    `  curl ${REFERER} http://localhost:${ports.api}/api/configs`,
+    `  curl ${REFERER} '${site}/api/geo-local?ip=8.8.8.8'`,
+    `  curl ${REFERER} '${site}/api/dnsresolver?hostname=example.com&type=A'`,
+    'Ctrl-C stops it.',
+    '',
+  ].join('\n');
+}

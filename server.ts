@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, type Config } from './fastify.config.js';
 import { createLogger } from './lib/logger.js';
@@ -16,13 +17,14 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, (s) => o
 
 // Settings may come from a .env file in the working directory, read with
 // Node's own loader; a variable already in the environment keeps its value.
+// Its presence is tested apart, as the loader reports a file it cannot open
+// as missing.
 const ENV_FILE = '.env';
-let envFileRead = false;
-try {
-  process.loadEnvFile(ENV_FILE);
-  envFileRead = true;
-} catch (err) {
-  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+const envFileRead = existsSync(ENV_FILE);
+if (envFileRead) {
+  try {
+    process.loadEnvFile(ENV_FILE);
+  } catch (err) {
     process.stderr.write(`Cannot read the settings file ${ENV_FILE}: ${(err as Error).message}\n`);
     process.exit(1);
   }

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
@@ -58,10 +58,8 @@ test('a .env in the working directory is read at start; the environment wins whe
   assert.ok(!without.lines.some((l) => String(l.msg).includes('.env')), 'no .env, no line');
 });
 
-test('a malformed value in .env stops start-up with the usual one line naming it', async (t) => {
-  const cwd = await mkdtemp(join(tmpdir(), 'dotenv-'));
-  t.after(() => rm(cwd, { recursive: true, force: true }));
-  await writeFile(join(cwd, '.env'), 'SECURITY_RATE_LIMIT=lots\n');
+/** Runs the server in `cwd` until it exits by itself; its exit code and standard error. */
+async function failedStart(cwd: string): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(APP_ROOT, 'server.ts')], {
     cwd,
     env: { PATH: process.env.PATH ?? '' },
@@ -70,6 +68,21 @@ test('a malformed value in .env stops start-up with the usual one line naming it
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stderr };
+}
+
+test('a malformed value in .env stops start-up with the usual one line naming it', async (t) => {
+  const cwd = await mkdtemp(join(tmpdir(), 'dotenv-'));
+  t.after(() => rm(cwd, { recursive: true, force: true }));
+  await writeFile(join(cwd, '.env'), 'SECURITY_RATE_LIMIT=lots\n');
+  assert.deepEqual(await failedStart(cwd), { code: 1, stderr: 'Invalid setting SECURITY_RATE_LIMIT="lots": expected a whole number\n' });
+});
+
+test('a .env that cannot be read stops start-up with one line, rather than being taken for missing', async (t) => {
+  const cwd = await mkdtemp(join(tmpdir(), 'dotenv-'));
+  t.after(() => rm(cwd, { recursive: true, force: true }));
+  await mkdir(join(cwd, '.env'));
+  const { code, stderr } = await failedStart(cwd);
   assert.equal(code, 1);
-  assert.equal(stderr, 'Invalid setting SECURITY_RATE_LIMIT="lots": expected a whole number\n');
+  assert.match(stderr, /^Cannot read the settings file \.env: .+\n$/);
 });

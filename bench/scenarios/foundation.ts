@@ -9,6 +9,8 @@ const LIMITERS_ON = { SECURITY_RATE_LIMIT: '1000000000', SECURITY_DELAY_AFTER: '
 
 export const foundationCases: BenchCase[] = [
   { name: 'configs, API listener, limiters on, no request log', listener: 'api', path: '/api/configs', env: LIMITERS_ON, minRatio: 0.6 },
+  // What METRICS=true costs: a request histogram observation per request (docs/operations.md).
+  { name: 'configs, API listener, limiters on, METRICS=true', listener: 'api', path: '/api/configs', env: { ...LIMITERS_ON, METRICS: 'true' } },
   {
     name: 'configs, API listener, LOG_HTTP json to a file',
     listener: 'api',

@@ -3,7 +3,7 @@ import { ageSeconds, type DatasetStatus } from './dataset-status.js';
 export type Listener = 'api' | 'front';
 
 /** The names /readyz and the metrics use for the datasets, in the order they are shown. */
-export const DATASETS = ['geoCity', 'geoAsn', 'asRelationships', 'asOrganisations', 'rdapBootstrap', 'serviceStatus'] as const;
+export const DATASETS = ['geoCity', 'geoAsn', 'asRelationships', 'asOrganisations', 'rdapBootstrap', 'tldList', 'serviceStatus'] as const;
 export type DatasetName = (typeof DATASETS)[number];
 
 export interface DatasetReport {

@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { APP_ROOT } from '../../lib/app-root.js';
-import type { Upstream } from '../../lib/upstream.js';
+import { UpstreamError, type Upstream } from '../../lib/upstream.js';
 import { PeriodicCheck } from '../../lib/periodic-check.js';
+import { expectedFailure } from '../../lib/expected-failure.js';
+import type { DatasetStatus } from '../../operations/dataset-status.js';
 
 export const IANA_TLD_LIST_URL = 'https://data.iana.org/TLD/tlds-alpha-by-domain.txt';
 const SHIPPED_TLD_LIST = join(APP_ROOT, 'datasets', 'tlds', 'tlds-alpha-by-domain.txt');
@@ -53,6 +55,9 @@ export function parseTldList(text: string): TldList {
  */
 export class RootZoneTlds {
   private list: TldList;
+  /** When the list in use came from IANA; undefined for the shipped copy. */
+  private fetchedAt: Date | undefined;
+  private lastRefreshFailed = false;
   private readonly refreshes = new PeriodicCheck({
     id: 'tld-list-refresh',
     run: () => this.refresh(),
@@ -78,6 +83,16 @@ export class RootZoneTlds {
     return this.list.tlds.size;
   }
 
+  /**
+   * For /readyz and the metrics: `loaded` once IANA's list is in use and the
+   * last refresh worked, `stale` on the shipped copy or after a failed refresh;
+   * dated by the fetch, or for the shipped copy by its version's date.
+   */
+  status(): DatasetStatus {
+    const updatedAt = this.fetchedAt ?? versionDate(this.list.version);
+    return { state: this.fetchedAt && !this.lastRefreshFailed ? 'loaded' : 'stale', updatedAt };
+  }
+
   /** True when `tld` (any case) is delegated in the root zone. */
   has(tld: string): boolean {
     return this.list.tlds.has(tld.toLowerCase());
@@ -87,13 +102,24 @@ export class RootZoneTlds {
   async refresh(): Promise<void> {
     try {
       const res = await this.upstream.text(IANA_TLD_LIST_URL, { maxBytes: TLD_LIST_MAX_BYTES });
-      if (res.status !== 200) throw new Error(`IANA answered ${res.status}`);
+      if (res.status !== 200) throw new UpstreamError(`IANA answered ${res.status}`, res.status);
       const list = parseTldList(res.text);
       if (list.version < this.list.version) throw new Error(`version ${list.version} is older than ${this.list.version} in use`);
       this.list = list;
+      this.fetchedAt = new Date();
+      this.lastRefreshFailed = false;
       this.logger.info({ version: list.version, tlds: list.tlds.size }, 'TLD list refreshed');
     } catch (err) {
-      this.logger.warn({ err, version: this.list.version }, 'TLD list refresh failed; keeping the list in use');
+      this.lastRefreshFailed = true;
+      const reason = expectedFailure(err);
+      if (reason) {
+        this.logger.warn(
+          { reason, version: this.list.version },
+          `TLD list not refreshed from IANA (${reason}): WHOIS checks top-level domains against the list it has (version ${this.list.version}); tried again in 24 hours`,
+        );
+      } else {
+        this.logger.warn({ err, version: this.list.version }, 'TLD list refresh failed; keeping the list in use');
+      }
     }
   }
 
@@ -105,4 +131,12 @@ export class RootZoneTlds {
   stop(): void {
     this.refreshes.stop();
   }
+}
+
+/** The day a list version (YYYYMMDDNN) names, at midnight UTC; null for a number that is not one. */
+function versionDate(version: number): Date | null {
+  const match = /^(\d{4})(\d{2})(\d{2})\d{2}$/.exec(String(version));
+  if (!match) return null;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return Number.isNaN(date.getTime()) ? null : date;
 }

@@ -57,6 +57,7 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
   const rootZone = new RootZoneTlds(app.upstream, app.log);
   app.lifecycle.addStep({ phase: 'background', name: 'tld-list-refresh', run: async () => rootZone.start() });
   app.lifecycle.onStop('tld-list-refresh', () => rootZone.stop());
+  app.readiness.addDataset('tldList', () => rootZone.status());
 
   const port43 = { timeoutMs: app.config.UPSTREAM_TIMEOUT_MS, override: app.config.WHOIS_OVERRIDE_SERVER || undefined };
 

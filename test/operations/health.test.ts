@@ -50,6 +50,11 @@ test('a fresh process offline: /healthz and /readyz on both listeners, 200, no-s
       assert.equal(rdap.state, 'stale');
       assert.equal(rdap.updatedAt, '2026-11-01T00:00:01.000Z', 'the shipped copy, by its publication date');
       assert.equal(typeof rdap.ageSeconds, 'number');
+      assert.deepEqual(
+        { ...report.datasets.tldList!, ageSeconds: typeof report.datasets.tldList!.ageSeconds },
+        { state: 'stale', updatedAt: '2026-01-19T00:00:00.000Z', ageSeconds: 'number' },
+        'the shipped root-zone list, by its version date',
+      );
     }
   }
   const head = await request(`${server.frontUrl}/healthz`, { method: 'HEAD' });

@@ -22,8 +22,9 @@ test('a fresh start offline (no keys, no datasets, every upstream refused) fits 
   t.after(() => rm(dataDir, { recursive: true, force: true }));
   // Human-readable, as npm start prints; the overrides make "offline" the same on every machine.
   const server = await startServer({ ...(await closedUpstreams()), LOG_FORMAT: '', LOG_LEVEL: 'info', DATA_DIR: dataDir });
-  // The RDAP refresh runs in the background from just before the listeners start; its line is awaited, not timed.
-  for (let waited = 0; !server.text.some((line) => line.includes('RDAP bootstrap')) && waited < 20_000; waited += 50) {
+  // The RDAP and TLD-list refreshes run in the background from just before the listeners start; their lines are awaited, not timed.
+  const background = () => ['RDAP bootstrap', 'TLD list'].every((what) => server.text.some((line) => line.includes(what)));
+  for (let waited = 0; !background() && waited < 20_000; waited += 50) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   assert.equal(await stopServer(server), 0);
@@ -40,6 +41,7 @@ test('a fresh start offline (no keys, no datasets, every upstream refused) fits 
   one(/WARN.*AS relationships and AS organisations not downloaded \(connect ECONNREFUSED .*tried again every hour/);
   one(/WARN.*service status: \d+ of \d+ status pages not reached/);
   one(/WARN.*RDAP bootstrap not refreshed from IANA \(connect ECONNREFUSED .*tried again in 24 hours/);
+  one(/WARN.*TLD list not refreshed from IANA \(connect ECONNREFUSED .*tried again in 24 hours/);
   one(/INFO.*: API listener at http:\/\/127\.0\.0\.1:\d+ /);
   one(/INFO.*: front listener at http:\/\/127\.0\.0\.1:\d+ .*open http:\/\/localhost:\d+\//);
 });

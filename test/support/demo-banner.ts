@@ -3,12 +3,13 @@
 // so every address names localhost and every curl sends such a Referer.
 const REFERER = "-H 'Referer: http://localhost/'";
 
-export function demoBanner(ports: { api: string; front: string }): string {
+/** `siteBuilt`: whether the front listener has a built site to serve (else it answers a 503 page that says so). */
+export function demoBanner(ports: { api: string; front: string }, siteBuilt: boolean): string {
   const site = `http://localhost:${ports.front}`;
   return [
     '',
     'netdiag-backend demo: every upstream is a fake on this machine; no keys or internet needed.',
-    `  the site:     ${site}/`,
+    siteBuilt ? `  the site:     ${site}/` : `  the site:     not built yet (npm run build), then ${site}/`,
     `  readiness:    ${site}/readyz`,
     'The API answers pages of the site, so a call needs their Referer:',
     `  curl ${REFERER} http://localhost:${ports.api}/api/configs`,

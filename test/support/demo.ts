@@ -33,7 +33,9 @@ void (async () => {
   while (child.exitCode === null) {
     try {
       await (await request(`http://127.0.0.1:${FRONT_PORT}/healthz`)).body.dump();
-      process.stdout.write(demoBanner({ api: API_PORT, front: FRONT_PORT }));
+      const page = await request(`http://127.0.0.1:${FRONT_PORT}/`);
+      await page.body.dump();
+      process.stdout.write(demoBanner({ api: API_PORT, front: FRONT_PORT }, page.statusCode === 200));
       return;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 100));

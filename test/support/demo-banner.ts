@@ -4,13 +4,14 @@
 const REFERER = "-H 'Referer: http://localhost/'";
 
 /** `siteBuilt`: whether the front listener has a built site to serve (else it answers a 503 page that says so). */
-export function demoBanner(ports: { api: string; front: string }, siteBuilt: boolean): string {
+export function demoBanner(ports: { api: string; front: string }, siteBuilt: boolean, visitorIp: string): string {
   const site = `http://localhost:${ports.front}`;
   return [
     '',
     'netdiag-backend demo: every upstream is a fake on this machine; no keys or internet needed.',
     siteBuilt ? `  the site:     ${site}/` : `  the site:     not built yet (npm run build), then ${site}/`,
     `  readiness:    ${site}/readyz`,
+    `  (a loopback stand-in for a reverse proxy shows the site you as ${visitorIp})`,
     'The API answers pages of the site, so a call needs their Referer:',
     `  curl ${REFERER} http://localhost:${ports.api}/api/configs`,
     `  curl ${REFERER} '${site}/api/geo-local?ip=8.8.8.8'`,

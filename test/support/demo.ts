@@ -7,14 +7,23 @@ import { request } from 'undici';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { startAllFakes } from './fakes.js';
 import { demoBanner } from './demo-banner.js';
+import { freePorts } from './free-ports.js';
+import { startVisitorProxy } from './visitor-proxy.js';
 
 // npm run demo: the real server.ts, every upstream answered by loopback fakes,
-// so a newcomer without keys or internet sees every route answer.
+// so a newcomer without keys or internet sees every route answer. The browser
+// opens the site through a loopback stand-in for a reverse proxy, which
+// presents it as DEMO_VISITOR_IP (a public address the fakes know), so the
+// home page has an address to show; the service itself sees an ordinary
+// X-Forwarded-For, as behind a real reverse proxy.
 const API_PORT = process.env.BACKEND_PORT ?? '11966';
-const FRONT_PORT = process.env.FRONTEND_PORT ?? '18966';
+const VISITOR_PORT = Number(process.env.FRONTEND_PORT ?? '18966');
+const VISITOR_IP = process.env.DEMO_VISITOR_IP ?? '8.8.8.8';
+const [SERVICE_FRONT_PORT = 0] = await freePorts(1);
 
 const fakes = await startAllFakes();
 const dataDir = await mkdtemp(join(tmpdir(), 'netdiag-demo-'));
+const proxy = await startVisitorProxy({ host: '127.0.0.1', port: SERVICE_FRONT_PORT }, VISITOR_IP, VISITOR_PORT);
 
 const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
   cwd: APP_ROOT,
@@ -23,27 +32,34 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     ...process.env,
     ...fakes.env,
     BACKEND_PORT: API_PORT,
-    FRONTEND_PORT: FRONT_PORT,
+    FRONTEND_PORT: String(SERVICE_FRONT_PORT),
     DATA_DIR: dataDir,
   },
 });
 
-// The banner comes last, once the front listener (the last to start) answers.
+// The banner comes last, once the front listener (the last to start) answers
+// through the visitor's proxy, which says 502 until then.
 void (async () => {
+  const site = `http://127.0.0.1:${proxy.port}`;
   while (child.exitCode === null) {
     try {
-      await (await request(`http://127.0.0.1:${FRONT_PORT}/healthz`)).body.dump();
-      const page = await request(`http://127.0.0.1:${FRONT_PORT}/`);
-      await page.body.dump();
-      process.stdout.write(demoBanner({ api: API_PORT, front: FRONT_PORT }, page.statusCode === 200));
-      return;
+      const health = await request(`${site}/healthz`);
+      await health.body.dump();
+      if (health.statusCode === 200) {
+        const page = await request(`${site}/`);
+        await page.body.dump();
+        process.stdout.write(demoBanner({ api: API_PORT, front: String(proxy.port) }, page.statusCode === 200, VISITOR_IP));
+        return;
+      }
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // not listening yet
     }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 })();
 
 async function stopAll(): Promise<void> {
+  await proxy.close();
   await fakes.close();
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -1,0 +1,69 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
+
+export { expect };
+
+const SHOTS = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url));
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 900 };
+
+export interface Watch {
+  /** Lets a test expect a failure (a 404 report, a reserved address's 400). */
+  allow(pattern: RegExp): void;
+}
+
+/**
+ * Every test watches its page: a request that fails, an answer of 400 or more,
+ * an uncaught error or a console error fails the test unless the test said
+ * it expects that one.
+ */
+export const test = base.extend<{ watch: Watch }>({
+  baseURL: async ({}, use) => {
+    await use(process.env.E2E_BASE_URL);
+  },
+  watch: [
+    async ({ page }, use) => {
+      const problems: string[] = [];
+      const allowed: RegExp[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+      page.on('requestfailed', (request) => {
+        // A navigation or a newer lookup cancels requests on purpose.
+        if (request.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
+      });
+      page.on('response', (response) => {
+        if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+      });
+      await use({ allow: (pattern) => allowed.push(pattern) });
+      expect(
+        problems.filter((p) => !allowed.some((a) => a.test(p))),
+        'failed requests and console errors',
+      ).toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/** Presses Tab until `target` has the focus: proof it is in the keyboard's order. */
+export async function tabTo(page: Page, target: Locator, limit = 60): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+  }
+  throw new Error(`Tab did not reach ${target.toString()} in ${limit} presses`);
+}
+
+/** Full-page screenshots at desktop and phone width; at phone width nothing may overflow sideways. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: `${SHOTS}${name}-desktop.png`, fullPage: true });
+  await page.setViewportSize(PHONE);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${name} is wider than a 390 px phone`).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `${SHOTS}${name}-phone.png`, fullPage: true });
+  await page.setViewportSize(DESKTOP);
+}

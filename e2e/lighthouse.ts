@@ -1,0 +1,56 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { CHROMIUM, CHROMIUM_ARGS } from './playwright.config.js';
+import { startSite } from './site-server.js';
+
+// npm run lighthouse: Lighthouse's default run (mobile emulation, simulated
+// slow 4G and a 4× slower CPU) on the demo, for the pages the budget names.
+// Each category must score at least 95, and / must transfer at most 150 KiB.
+const PAGES = ['/', '/asn/13335'];
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const MIN_SCORE = 95;
+const HOME_MAX_BYTES = 150 * 1024;
+const OUT = fileURLToPath(new URL('../test-results/lighthouse/', import.meta.url));
+
+const site = await startSite();
+const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_ARGS });
+let failed = false;
+try {
+  mkdirSync(OUT, { recursive: true });
+  for (const path of PAGES) {
+    const result = await lighthouse(`${site.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
+    if (!result) throw new Error(`Lighthouse gave no result for ${path}`);
+    const { lhr } = result;
+    writeFileSync(`${OUT}${path === '/' ? 'home' : path.slice(1).replace(/\//g, '-')}.json`, result.report as string);
+    const scores = CATEGORIES.map((c) => Math.round((lhr.categories[c]?.score ?? 0) * 100));
+    const bytes = lhr.audits['total-byte-weight']?.numericValue ?? 0;
+    const lcp = lhr.audits['largest-contentful-paint']?.displayValue ?? '';
+    const cls = lhr.audits['cumulative-layout-shift']?.displayValue ?? '';
+    process.stdout.write(
+      `${path.padEnd(12)} performance ${scores[0]}  accessibility ${scores[1]}  best practices ${scores[2]}  SEO ${scores[3]}  ` +
+        `transfer ${(bytes / 1024).toFixed(1)} KiB  LCP ${lcp}  CLS ${cls}\n`,
+    );
+    for (const [i, category] of CATEGORIES.entries()) {
+      if ((scores[i] ?? 0) >= MIN_SCORE) continue;
+      failed = true;
+      const refs = lhr.categories[category]?.auditRefs ?? [];
+      for (const ref of refs) {
+        const audit = lhr.audits[ref.id];
+        if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) {
+          process.stdout.write(`  ${category}: ${audit.id} ${audit.score} ${audit.displayValue ?? ''}\n`);
+        }
+      }
+    }
+    if (path === '/' && bytes > HOME_MAX_BYTES) {
+      failed = true;
+      process.stdout.write(`  / transfers ${(bytes / 1024).toFixed(1)} KiB, over the ${HOME_MAX_BYTES / 1024} KiB budget\n`);
+    }
+  }
+} finally {
+  chrome.kill();
+  await site.stop();
+}
+process.stdout.write(failed ? 'Lighthouse budget missed\n' : 'Lighthouse budget met\n');
+process.exitCode = failed ? 1 : 0;

@@ -9,7 +9,7 @@ test('/ shows the visitor address and every geolocation source', async ({ page }
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your IP address and where it appears to be');
   await expect(page.locator('.hero-ip')).toHaveText('8.8.8.8');
-  await expect(page.getByText('Your browser reached this site over IPv4.', { exact: false })).toBeVisible();
+  await expect(page.getByText('Seen over IPv4.', { exact: false })).toBeVisible();
   const cards = page.locator('.geo-card');
   await expect(cards).toHaveCount(7);
   // Every fake source places 8.8.8.8 in Google's network; their towns differ, as real sources' do.

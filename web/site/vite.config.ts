@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import vue from '@vitejs/plugin-vue';
+import VueI18nPlugin from '@intlify/unplugin-vue-i18n/vite';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -8,17 +9,17 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // FRONTEND_DIR is empty. `npm run build:site` runs this config.
 export default defineConfig({
   root: here('.'),
-  plugins: [vue()],
+  plugins: [
+    vue(),
+    // Messages become code at build time; the runtime-only vue-i18n then needs no compiler.
+    VueI18nPlugin({ include: [here('src/locales/*.json')], runtimeOnly: true, compositionOnly: true, fullInstall: false, dropMessageCompiler: true }),
+  ],
   define: {
-    // Compile-time switches of Vue and vue-i18n: the features the site does not
-    // use (Options API, legacy i18n API, devtools hooks) leave the bundle.
+    // Compile-time switches of Vue: the features the site does not use
+    // (Options API, devtools hooks) leave the bundle. The i18n plugin sets vue-i18n's.
     __VUE_OPTIONS_API__: 'false',
     __VUE_PROD_DEVTOOLS__: 'false',
     __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
-    __VUE_I18N_FULL_INSTALL__: 'false',
-    __VUE_I18N_LEGACY_API__: 'false',
-    __INTLIFY_PROD_DEVTOOLS__: 'false',
-    __INTLIFY_DROP_MESSAGE_COMPILER__: 'false',
   },
   build: {
     outDir: here('../../dist/site'),

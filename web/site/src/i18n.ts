@@ -1,6 +1,8 @@
 import { createI18n } from 'vue-i18n';
-import en from './locales/en';
-import zhCN from './locales/zh-CN';
+// Precompiled at build time (@intlify/unplugin-vue-i18n), so the page ships no
+// message compiler. English, the fallback, is in the main bundle; other
+// languages are fetched when chosen.
+import en from './locales/en.json';
 
 export const LOCALES = [
   { code: 'en', name: 'English' },
@@ -9,6 +11,9 @@ export const LOCALES = [
 export type Locale = (typeof LOCALES)[number]['code'];
 
 const STORAGE_KEY = 'netdiag.locale';
+const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: typeof en }>> = {
+  'zh-CN': () => import('./locales/zh-CN.json'),
+};
 
 function isLocale(value: unknown): value is Locale {
   return LOCALES.some((l) => l.code === value);
@@ -34,19 +39,31 @@ function initialLocale(): Locale {
   return 'en';
 }
 
+// Typed by the English texts; the other languages arrive later, so the map is partial.
+const messages: Partial<Record<Locale, typeof en>> = { en };
 export const i18n = createI18n({
   legacy: false,
-  locale: initialLocale(),
+  locale: 'en' as Locale,
   fallbackLocale: 'en',
-  messages: { en, 'zh-CN': zhCN },
+  messages: messages as Record<Locale, typeof en>,
 });
 
-document.documentElement.lang = i18n.global.locale.value;
-
-/** Switches the page's language and remembers the choice in this browser. */
-export function setLocale(locale: Locale): void {
+async function apply(locale: Locale): Promise<void> {
+  if (locale !== 'en' && !i18n.global.availableLocales.includes(locale)) {
+    i18n.global.setLocaleMessage(locale, (await loaders[locale]()).default);
+  }
   i18n.global.locale.value = locale;
   document.documentElement.lang = locale;
+}
+
+/** Sets the language the page opens in; resolves once its texts are here. */
+export function startLocale(): Promise<void> {
+  return apply(initialLocale()).catch(() => apply('en'));
+}
+
+/** Switches the page's language and remembers the choice in this browser. */
+export async function setLocale(locale: Locale): Promise<void> {
+  await apply(locale);
   try {
     localStorage.setItem(STORAGE_KEY, locale);
   } catch {
@@ -54,7 +71,7 @@ export function setLocale(locale: Locale): void {
   }
 }
 
-/** The two-letter language the map image and geo sources take. */
+/** The two-letter language the map image takes. */
 export function shortLocale(): string {
   return i18n.global.locale.value === 'zh-CN' ? 'zh' : 'en';
 }

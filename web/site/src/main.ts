@@ -1,7 +1,7 @@
 import { createApp } from 'vue';
 import App from './App.vue';
 import { router } from './router';
-import { i18n } from './i18n';
+import { i18n, startLocale } from './i18n';
 import './styles.css';
 
-createApp(App).use(router).use(i18n).mount('#app');
+void startLocale().then(() => createApp(App).use(router).use(i18n).mount('#app'));

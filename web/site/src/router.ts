@@ -1,4 +1,4 @@
-import { createRouter, createWebHistory, type RouteLocationNormalized } from 'vue-router';
+import { createRouter, createWebHistory, START_LOCATION, type RouteLocationNormalized } from 'vue-router';
 import HomePage from './pages/HomePage.vue';
 
 // Every page but the first is its own chunk, fetched when visited.
@@ -20,7 +20,8 @@ export const router = createRouter({
     { path: '/r/:id', name: 'report', component: () => import('./pages/ReportPage.vue'), meta: { title: 'report.title' } },
     { path: '/:rest(.*)*', name: 'notFound', component: () => import('./pages/NotFoundPage.vue'), meta: { title: 'notFound.title' } },
   ],
-  scrollBehavior: (_to, _from, saved) => saved ?? { top: 0 },
+  // A first load is already at the top: scrolling there would only force an early layout.
+  scrollBehavior: (to, from, saved) => saved ?? (from === START_LOCATION || to.path === from.path ? false : { top: 0 }),
 });
 
 export function titleKey(route: RouteLocationNormalized): string {

@@ -22,3 +22,19 @@ export function humanize(code: string): string {
   const words = code.toLowerCase().replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+const clocks = new Map<string, Intl.DateTimeFormat | null>();
+
+/** The time now in an IANA zone with its UTC offset ("06:42 GMT-8"), or '' for a zone the browser does not know. */
+export function clockIn(zone: string, locale: string): string {
+  const key = `${locale} ${zone}`;
+  // Building a formatter costs far more than using one; seven cards share a handful of zones.
+  if (!clocks.has(key)) {
+    try {
+      clocks.set(key, new Intl.DateTimeFormat(locale, { timeZone: zone, hour: '2-digit', minute: '2-digit', timeZoneName: 'shortOffset' }));
+    } catch {
+      clocks.set(key, null);
+    }
+  }
+  return clocks.get(key)?.format(new Date()) ?? '';
+}

@@ -7,10 +7,13 @@ import { startSite } from './site-server.js';
 
 // npm run lighthouse: Lighthouse's default run (mobile emulation, simulated
 // slow 4G and a 4× slower CPU) on the demo, for the pages the budget names.
-// Each category must score at least 95, and / must transfer at most 150 KiB.
+// Each category must score at least 95 (the median run of LIGHTHOUSE_RUNS, default 3),
+// and / must transfer at most 150 KiB.
 const PAGES = ['/', '/asn/13335'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const MIN_SCORE = 95;
+// Lighthouse's own advice: its performance score moves from run to run, so judge the median of several.
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const HOME_MAX_BYTES = 150 * 1024;
 const OUT = fileURLToPath(new URL('../test-results/lighthouse/', import.meta.url));
 
@@ -20,17 +23,25 @@ let failed = false;
 try {
   mkdirSync(OUT, { recursive: true });
   for (const path of PAGES) {
-    const result = await lighthouse(`${site.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
-    if (!result) throw new Error(`Lighthouse gave no result for ${path}`);
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) {
+      const run = await lighthouse(`${site.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
+      if (!run) throw new Error(`Lighthouse gave no result for ${path}`);
+      runs.push(run);
+    }
+    runs.sort((a, b) => (a.lhr.categories.performance?.score ?? 0) - (b.lhr.categories.performance?.score ?? 0));
+    const result = runs[Math.floor(runs.length / 2)]!;
     const { lhr } = result;
+    const allPerformance = runs.map((r) => Math.round((r.lhr.categories.performance?.score ?? 0) * 100)).join('/');
     writeFileSync(`${OUT}${path === '/' ? 'home' : path.slice(1).replace(/\//g, '-')}.json`, result.report as string);
     const scores = CATEGORIES.map((c) => Math.round((lhr.categories[c]?.score ?? 0) * 100));
     const bytes = lhr.audits['total-byte-weight']?.numericValue ?? 0;
     const lcp = lhr.audits['largest-contentful-paint']?.displayValue ?? '';
     const cls = lhr.audits['cumulative-layout-shift']?.displayValue ?? '';
+    const tbt = lhr.audits['total-blocking-time']?.displayValue ?? '';
     process.stdout.write(
       `${path.padEnd(12)} performance ${scores[0]}  accessibility ${scores[1]}  best practices ${scores[2]}  SEO ${scores[3]}  ` +
-        `transfer ${(bytes / 1024).toFixed(1)} KiB  LCP ${lcp}  CLS ${cls}\n`,
+        `transfer ${(bytes / 1024).toFixed(1)} KiB  LCP ${lcp}  CLS ${cls}  TBT ${tbt}  (performance of each run ${allPerformance}; machine benchmark ${Math.round(lhr.environment.benchmarkIndex)})\n`,
     );
     for (const [i, category] of CATEGORIES.entries()) {
       if ((scores[i] ?? 0) >= MIN_SCORE) continue;

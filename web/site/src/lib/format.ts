@@ -1,3 +1,5 @@
+import { ref } from 'vue';
+
 /** A date and time in the page's language, or the text as given when it is no date. */
 export function formatDateTime(iso: string, locale: string): string {
   const date = new Date(iso);
@@ -24,17 +26,37 @@ export function humanize(code: string): string {
 }
 
 const clocks = new Map<string, Intl.DateTimeFormat | null>();
+const pending: string[] = [];
+/** Bumped when a clock formatter becomes ready, so the cards that wait for one render again. */
+export const clocksReady = ref(0);
 
-/** The time now in an IANA zone with its UTC offset ("06:42 GMT-8"), or '' for a zone the browser does not know. */
+function buildNext(): void {
+  const key = pending.shift();
+  if (key === undefined) return;
+  const [locale = 'en', zone = 'UTC'] = key.split(' ');
+  try {
+    clocks.set(key, new Intl.DateTimeFormat(locale, { timeZone: zone, hour: '2-digit', minute: '2-digit', timeZoneName: 'shortOffset' }));
+  } catch {
+    clocks.set(key, null);
+  }
+  clocksReady.value++;
+  if (pending.length) setTimeout(buildNext, 0);
+}
+
+/**
+ * The time now in an IANA zone with its UTC offset ("06:42 GMT-8"); '' for a
+ * zone the browser does not know, and '' until its formatter is ready. A
+ * formatter loads the zone's data, which costs far more than formatting: each
+ * is built in its own task, after the cards have rendered, so no single task
+ * grows long enough to hold up the page.
+ */
 export function clockIn(zone: string, locale: string): string {
   const key = `${locale} ${zone}`;
-  // Building a formatter costs far more than using one; seven cards share a handful of zones.
-  if (!clocks.has(key)) {
-    try {
-      clocks.set(key, new Intl.DateTimeFormat(locale, { timeZone: zone, hour: '2-digit', minute: '2-digit', timeZoneName: 'shortOffset' }));
-    } catch {
-      clocks.set(key, null);
-    }
+  const clock = clocks.get(key);
+  if (clock !== undefined) return clock?.format(new Date()) ?? '';
+  if (!pending.includes(key)) {
+    pending.push(key);
+    if (pending.length === 1) setTimeout(buildNext, 0);
   }
-  return clocks.get(key)?.format(new Date()) ?? '';
+  return '';
 }

@@ -189,8 +189,10 @@ test('/outages shows the outage feed', async ({ page }) => {
   await screenshots(page, 'outages');
   await page.reload();
   await expect(page.getByText('Government-directed shutdown during exams.')).toBeVisible();
-  await tabTo(page, page.getByRole('link', { name: 'Outages' }));
+  await tabTo(page, page.getByRole('link', { name: 'Service status' }));
   await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/status$/);
+  // After an in-site navigation the new page's content has the focus, for a screen reader to start there.
   await expect(page.locator('#main')).toBeFocused();
 });
 

@@ -6,6 +6,6 @@ import { prepareCountryNames } from './lib/country';
 import './styles.css';
 
 void startLocale().then(() => {
-  createApp(App).use(router).use(i18n).mount('#app');
   prepareCountryNames(i18n.global.locale.value);
+  createApp(App).use(router).use(i18n).mount('#app');
 });

@@ -244,5 +244,9 @@ test('the language follows the choice, which the browser remembers', async ({ pa
 test('an unknown page says so and offers the lookup box', async ({ page }) => {
   await page.goto('/no/such/page');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
-  await expect(page.getByRole('search')).toBeVisible();
+  await screenshots(page, 'not-found');
+  await tabTo(page, page.getByLabel('Look up an IP address, domain, AS number, prefix or MAC address'));
+  await page.keyboard.type('1.1.1.0/24');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/prefix\/1\.1\.1\.0\/24$/);
 });

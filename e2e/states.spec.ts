@@ -82,3 +82,11 @@ test('a visitor on loopback or a LAN is told so and still gets the lookup box', 
   await expect(page.getByRole('search')).toBeVisible();
   expect(geo).toEqual([]);
 });
+
+test('a deployment whose Referer gate does not know its hostname says which setting to fix', async ({ page, watch }) => {
+  watch.allow(/HTTP 403: .*\/api\/configs/);
+  watch.allow(/status of 403/);
+  await page.route('/api/configs', (route) => route.fulfill(json(403, { error: 'Access denied' })));
+  await page.goto('/ip/8.8.8.8');
+  await expect(page.getByRole('alert')).toHaveText(/its ALLOWED_DOMAINS setting does not list localhost\./);
+});

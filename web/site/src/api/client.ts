@@ -4,6 +4,7 @@
 export type ErrorKind =
   | 'network' // no answer at all
   | 'invalid' // 400: the guard's message says what is wrong
+  | 'forbidden' // 403: the Referer gate does not know this site's hostname
   | 'notFound' // 404
   | 'rateLimited' // 429 from the limiter, retry after `retryAfter` seconds
   | 'quota' // 429 with quota_exceeded from the companion API
@@ -34,6 +35,7 @@ function retryAfterSeconds(header: string | null): number | null {
 
 function kindOf(status: number, text: string): ErrorKind {
   if (status === 400) return 'invalid';
+  if (status === 403) return 'forbidden';
   if (status === 404) return 'notFound';
   if (status === 429) return text.includes('quota_exceeded') ? 'quota' : 'rateLimited';
   if (status === 503) return 'unavailable';

@@ -27,6 +27,9 @@ export default defineConfig({
     target: 'es2022',
     assetsInlineLimit: 0,
     reportCompressedSize: false,
+    // A slow plugin is no news on a busy machine; this warning added eight
+    // lines to `npm start`'s output, which must stay short.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   server: {
     // `vite` on its own (development) hands /api to a running service.

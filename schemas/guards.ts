@@ -1,6 +1,7 @@
-import { domainToASCII } from 'node:url';
 import { Type, type TUnsafe } from 'typebox';
-import ipaddr from 'ipaddr.js';
+import { parseIp } from '../lib/network/ip-address.js';
+import { isPublicAddress } from '../lib/network/public-address.js';
+import { normaliseDomain } from '../lib/network/domain-name.js';
 import { boundedMemo } from '../lib/bounded-memo.js';
 
 /**
@@ -47,46 +48,6 @@ export function applyGuard(name: string, raw: unknown): string | { error: string
  */
 export function guarded(name: string): TUnsafe<string> {
   return Type.Unsafe<string>({ [GUARD_KEYWORD]: name });
-}
-
-function parseIp(value: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  if (ipaddr.IPv4.isValidFourPartDecimal(value)) return ipaddr.IPv4.parse(value);
-  if (value.includes(':') && !value.includes('%') && ipaddr.IPv6.isValid(value)) return ipaddr.IPv6.parse(value);
-  return undefined;
-}
-
-// ipaddr.js files documentation, benchmarking, 240/4 and the other special
-// blocks under 'reserved'; only plain unicast is public. IPv6 must also sit in
-// the global unicast block 2000::/3.
-const GLOBAL_V6 = ipaddr.parseCIDR('2000::/3');
-
-function isPublicAddress(addr: ipaddr.IPv4 | ipaddr.IPv6): boolean {
-  if (addr.range() !== 'unicast') return false;
-  return addr.kind() === 'ipv4' || (addr as ipaddr.IPv6).match(GLOBAL_V6 as [ipaddr.IPv6, number]);
-}
-
-export function isPublicIp(value: string): boolean {
-  const addr = parseIp(value);
-  return addr !== undefined && isPublicAddress(addr);
-}
-
-export function isIp(value: string): boolean {
-  return parseIp(value) !== undefined;
-}
-
-const LABEL = /^_?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-const TOP_LABEL = /^[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
-/** The lower-cased ASCII form of a syntactically valid domain name, or undefined. */
-export function normaliseDomain(value: string): string | undefined {
-  // Unicode input becomes its punycode form; ASCII input is only lower-cased.
-  const ascii = /^[\x21-\x7e]+$/.test(value) ? value.toLowerCase() : domainToASCII(value);
-  if (!ascii || ascii.length > 253) return undefined;
-  const labels = ascii.split('.');
-  if (labels.length < 2) return undefined;
-  const top = labels[labels.length - 1]!;
-  if (!TOP_LABEL.test(top)) return undefined;
-  return labels.slice(0, -1).every((label) => label.length <= 63 && LABEL.test(label)) ? ascii : undefined;
 }
 
 const ok = (value: string) => value;

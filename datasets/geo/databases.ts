@@ -13,7 +13,7 @@ import { announcedBytes, downloadProgress } from '../../lib/download-progress.js
 import type { DatasetStatus } from '../../operations/dataset-status.js';
 import { UpstreamError, type Upstream, type UpstreamResponse } from '../../lib/upstream.js';
 import { byteCap } from '../../lib/byte-cap.js';
-import { isPublicIp } from '../../schemas/guards.js';
+import { isPublicIp } from '../../lib/network/public-address.js';
 import { AUTO_UPDATE, PeriodicCheck } from '../../lib/periodic-check.js';
 
 /** The two databases, by MaxMind edition id (also their file names under the geo folder). */

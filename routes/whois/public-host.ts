@@ -1,6 +1,6 @@
 import { promises as dns, ADDRCONFIG, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { isPublicIp } from '../../schemas/guards.js';
+import { isPublicIp } from '../../lib/network/public-address.js';
 
 /** Every address a name resolves to, as node:dns `lookup` with `all: true` gives them. */
 export type Lookup = (hostname: string) => Promise<LookupAddress[]>;

@@ -8,7 +8,7 @@ import { fastifyLoggingTo } from './lib/logger.js';
 import { Upstream } from './lib/upstream.js';
 import { foldingSerializerFactory } from './lib/response-serializer.js';
 import { createListenerServer } from './lib/http-server.js';
-import { GUARD_KEYWORD } from './schemas/guards.js';
+import { GUARD_KEYWORD } from './schemas/guarded.js';
 import globalPlugins from './plugins/index.js';
 import capabilities from './routes/index.js';
 import operations from './operations/index.js';

@@ -8,7 +8,7 @@ import { buildApi } from '../app.js';
 import { Upstream } from '../lib/upstream.js';
 import { Lifecycle } from '../lib/lifecycle.js';
 import '../lib/fastify-types.js';
-import { GUARD_KEYWORD } from '../schemas/guards.js';
+import { GUARD_KEYWORD } from '../schemas/guarded.js';
 import guards from '../plugins/guards.js';
 import dnsresolver from '../routes/dnsresolver/index.js';
 import { loadResolvers, type ResolverSpec } from '../routes/dnsresolver/resolvers.js';

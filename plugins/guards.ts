@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { preValidationHookHandler } from 'fastify';
-import { GUARD_KEYWORD, applyGuard, getGuard } from '../schemas/guards.js';
+import { applyGuard, guardOf, type Guard } from '../schemas/guarded.js';
 
 type Part = 'query' | 'params';
 const PARTS: ReadonlyArray<[Part, 'querystring' | 'params']> = [
@@ -11,7 +11,7 @@ const PARTS: ReadonlyArray<[Part, 'querystring' | 'params']> = [
 interface GuardedField {
   part: Part;
   name: string;
-  guard: string;
+  guard: Guard;
 }
 
 type Schema = Record<string, { properties?: Record<string, Record<string, unknown>> } | undefined> | undefined;
@@ -20,15 +20,15 @@ function guardedFields(schema: Schema): GuardedField[] {
   const fields: GuardedField[] = [];
   for (const [part, key] of PARTS) {
     for (const [name, prop] of Object.entries(schema?.[key]?.properties ?? {})) {
-      const guard = prop[GUARD_KEYWORD];
-      if (typeof guard === 'string') fields.push({ part, name, guard });
+      const guard = guardOf(prop);
+      if (guard) fields.push({ part, name, guard });
     }
   }
   return fields;
 }
 
 /**
- * Applies the guards a route's schema names (see schemas/guards.ts), in
+ * Applies the guards a route's schema carries (see schemas/guarded.ts), in
  * declaration order: 400 with the guard's exact string, or the normalised
  * value written back in place for the handler. Only a route with a guarded
  * parameter gets the hook, added when the route is declared. It is a
@@ -40,7 +40,6 @@ export default fp(
     app.addHook('onRoute', (route) => {
       const fields = guardedFields(route.schema as Schema);
       if (fields.length === 0) return;
-      for (const { guard } of fields) if (!getGuard(guard)) throw new Error(`Unknown guard ${guard} on ${route.url}`);
       const hook: preValidationHookHandler = (request, reply, done) => {
         for (const { part, name, guard } of fields) {
           const values = request[part] as Record<string, unknown>;

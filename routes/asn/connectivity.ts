@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
-import { guarded } from '../../schemas/guards.js';
+import { guarded } from '../../schemas/guarded.js';
+import { asnGuard } from '../../schemas/guards.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 import { upstreamTopology, type NodeType } from '../../datasets/asn/topology.js';
 import { ErrorBody } from '../../schemas/error-body.js';
@@ -23,7 +24,7 @@ const TTL = 30 * 24 * 60 * 60;
 const connectivity: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, { datasets }) => {
   app.get(
     '/asn-connectivity',
-    { schema: { querystring: Type.Object({ asn: guarded('asn') }), response: { 200: Connectivity, '4xx': ErrorBody, '5xx': ErrorBody } } },
+    { schema: { querystring: Type.Object({ asn: guarded(asnGuard) }), response: { 200: Connectivity, '4xx': ErrorBody, '5xx': ErrorBody } } },
     async (request, reply): Promise<ConnectivityBody> => {
       const origin = Number(request.query.asn);
       const graph = datasets.graph;

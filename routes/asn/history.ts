@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
-import { guarded } from '../../schemas/guards.js';
+import { guarded } from '../../schemas/guarded.js';
+import { prefixGuard } from '../../schemas/guards.js';
 import { HttpError, UPSTREAM_ERROR } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { Nullable } from '../../schemas/nullable.js';
@@ -37,7 +38,7 @@ const history: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app
   app.get(
     '/asn-history',
     {
-      schema: { querystring: Type.Object({ prefix: guarded('prefix') }), response: { 200: History, '4xx': ErrorBody, '5xx': ErrorBody } },
+      schema: { querystring: Type.Object({ prefix: guarded(prefixGuard) }), response: { 200: History, '4xx': ErrorBody, '5xx': ErrorBody } },
       config: { cacheTtl: 30 * 24 * 60 * 60 },
     },
     async (request): Promise<HistoryBody> => {

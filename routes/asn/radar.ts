@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
-import { applyGuard } from '../../schemas/guards.js';
+import { applyGuard, type Guard } from '../../schemas/guarded.js';
+import { asnGuard, countryGuard } from '../../schemas/guards.js';
 import { ApiKeyMissing } from '../../lib/private-api.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
@@ -18,16 +19,16 @@ const RadarAnswer = Type.Union([AsnProfile, Outages, Activity]);
 
 interface ViewDef {
   /** Query parameter the view reads and the guard checking it. */
-  param?: { name: 'asn' | 'country'; guard: string };
+  param?: { name: 'asn' | 'country'; guard: Guard };
   ttl: number;
   run: (ctx: RadarContext, value: string) => Promise<Static<typeof RadarAnswer>>;
 }
 
 const VIEWS: Record<string, ViewDef> = {
-  asn: { param: { name: 'asn', guard: 'asn' }, ttl: 30 * DAY, run: (ctx, asn) => asnProfile(ctx, Number(asn)) },
+  asn: { param: { name: 'asn', guard: asnGuard }, ttl: 30 * DAY, run: (ctx, asn) => asnProfile(ctx, Number(asn)) },
   // The spec does not give this view's TTL; the frontend contract's is 1 hour.
   outages: { ttl: 60 * 60, run: (ctx) => outagesFeed(ctx) },
-  activity: { param: { name: 'country', guard: 'country' }, ttl: 60 * 60, run: (ctx, country) => countryActivity(ctx, country) },
+  activity: { param: { name: 'country', guard: countryGuard }, ttl: 60 * 60, run: (ctx, country) => countryActivity(ctx, country) },
 };
 
 /**

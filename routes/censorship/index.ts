@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
-import { guarded } from '../../schemas/guards.js';
+import { guarded } from '../../schemas/guarded.js';
+import { domainGuard } from '../../schemas/guards.js';
 import { UPSTREAM_ERROR } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 
@@ -131,7 +132,7 @@ const censorship: FastifyPluginAsyncTypebox = async (app) => {
     '/censorship-blocking',
     {
       schema: {
-        querystring: Type.Object({ domain: guarded('domain') }),
+        querystring: Type.Object({ domain: guarded(domainGuard) }),
         response: { 200: Aggregate, 400: ErrorBody, 502: ErrorBody },
       },
       config: { cacheTtl: 24 * 60 * 60 },

@@ -1,7 +1,8 @@
 import { Resolver } from 'node:dns/promises';
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger } from 'fastify';
-import { guarded, type DnsRecordType } from '../../schemas/guards.js';
+import { guarded } from '../../schemas/guarded.js';
+import { domainGuard, recordTypeGuard, type DnsRecordType } from '../../schemas/guards.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { loadResolvers, type ResolverSpec } from './resolvers.js';
 import { NO_ANSWER, dohResult, plainResult, type RowResult } from './result.js';
@@ -105,7 +106,7 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
     '/dnsresolver',
     {
       schema: {
-        querystring: Type.Object({ hostname: guarded('domain'), type: guarded('recordType') }),
+        querystring: Type.Object({ hostname: guarded(domainGuard), type: guarded(recordTypeGuard) }),
         response: { 200: DnsResolverAnswer, '4xx': ErrorBody, '5xx': ErrorBody },
       },
     },

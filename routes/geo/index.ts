@@ -3,7 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Lifecycle } from '../../lib/lifecycle.js';
 import { fromAppRoot } from '../../lib/app-root.js';
-import { guarded } from '../../schemas/guards.js';
+import { guarded } from '../../schemas/guarded.js';
+import { publicIpGuard } from '../../schemas/guards.js';
 import { GeoDatabases } from '../../datasets/geo/databases.js';
 import { forwardedLang, normaliseLang } from './lang.js';
 import { GeoRecord, GeoRecordFields, type GeoBase } from './normalise.js';
@@ -21,8 +22,8 @@ const ONE_DAY = 24 * 60 * 60;
 const errors = { 400: ErrorBody, 500: ErrorBody, 503: ErrorBody };
 // `lang` takes any value, repeated or absurd: geo-local normalises it, the others forward it.
 const Lang = Type.Optional(Type.Unsafe<unknown>({}));
-const IpQuery = Type.Object({ ip: guarded('publicIp') });
-const IpLangQuery = Type.Object({ ip: guarded('publicIp'), lang: Lang });
+const IpQuery = Type.Object({ ip: guarded(publicIpGuard) });
+const IpLangQuery = Type.Object({ ip: guarded(publicIpGuard), lang: Lang });
 
 const PrivateRecord = Type.Object({ ...GeoRecordFields, advancedData: AdvancedData });
 const KeyedBRecord = Type.Object({ ...GeoRecordFields, isHosting: Type.Boolean(), isProxy: Type.Boolean() });

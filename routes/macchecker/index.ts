@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
-import { defineGuard, guarded } from '../../schemas/guards.js';
+import { guarded, type Guard } from '../../schemas/guarded.js';
 import { UPSTREAM_ERROR } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 
@@ -11,14 +11,14 @@ const THIRTY_DAYS = 30 * 24 * 60 * 60;
 
 // Separators are stripped first, so `aa:bb-cc…` passes; what remains must be
 // exactly twelve hex digits, which also keeps anything but hex out of the URL.
-defineGuard('macAddress', {
+const macAddressGuard: Guard = {
   missing: NO_MAC,
   invalid: INVALID_MAC,
   check: (value) => {
     const bare = value.replace(/[:-]/g, '');
     return /^[0-9A-Fa-f]{12}$/.test(bare) ? bare.toUpperCase() : { error: INVALID_MAC };
   },
-});
+};
 
 const OrNa = (description: string) => Type.String({ description: `${description}, or "N/A"` });
 
@@ -85,7 +85,7 @@ const macchecker: FastifyPluginAsyncTypebox = async (app) => {
     '/macchecker',
     {
       schema: {
-        querystring: Type.Object({ mac: guarded('macAddress') }),
+        querystring: Type.Object({ mac: guarded(macAddressGuard) }),
         response: { 200: Type.Union([Vendor, NoVendor]), 400: ErrorBody, 502: ErrorBody },
       },
     },

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { defineGuard, guarded } from '../../schemas/guards.js';
+import { guarded, type Guard } from '../../schemas/guarded.js';
 import { pickKey } from '../../lib/keys.js';
 import { ApiKeyMissing } from '../../lib/private-api.js';
 import { UPSTREAM_ERROR, UPSTREAM_FETCH_FAILED } from '../../lib/http-error.js';
@@ -21,13 +21,13 @@ function coordinate(limit: number, invalid: string) {
   };
 }
 
-defineGuard('mapLatitude', { missing: 'No latitude provided', invalid: 'Invalid latitude', check: coordinate(90, 'Invalid latitude') });
-defineGuard('mapLongitude', { missing: 'No longitude provided', invalid: 'Invalid longitude', check: coordinate(180, 'Invalid longitude') });
-defineGuard('mapLanguage', {
+const latitudeGuard: Guard = { missing: 'No latitude provided', invalid: 'Invalid latitude', check: coordinate(90, 'Invalid latitude') };
+const longitudeGuard: Guard = { missing: 'No longitude provided', invalid: 'Invalid longitude', check: coordinate(180, 'Invalid longitude') };
+const languageGuard: Guard = {
   missing: 'No language provided',
   invalid: 'Invalid language',
   check: (value) => (/^[A-Za-z]{2}$/.test(value) ? value.toLowerCase() : { error: 'Invalid language' }),
-});
+};
 
 // Google's documented night-mode palette, one `style=` parameter per rule.
 export const DARK_STYLE = [
@@ -80,9 +80,9 @@ const map: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         querystring: Type.Object({
-          latitude: guarded('mapLatitude'),
-          longitude: guarded('mapLongitude'),
-          language: guarded('mapLanguage'),
+          latitude: guarded(latitudeGuard),
+          longitude: guarded(longitudeGuard),
+          language: guarded(languageGuard),
           CanvasMode: Type.Optional(Type.String({ maxLength: 16 })),
         }),
         response: { 200: Type.Unknown({ description: 'the upstream image bytes' }), 400: ErrorBody, 500: ErrorBody, 502: ErrorBody },

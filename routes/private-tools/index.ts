@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Compile, type Validator } from 'typebox/compile';
-import { defineGuard, guarded } from '../../schemas/guards.js';
+import { guarded, type Guard } from '../../schemas/guarded.js';
 import { ApiKeyMissing, PrivateApi, type ForwardOptions } from '../../lib/private-api.js';
 import { UpstreamError } from '../../lib/upstream.js';
 import { UPSTREAM_ERROR, UPSTREAM_FETCH_FAILED } from '../../lib/http-error.js';
@@ -16,16 +16,16 @@ const QUOTA_EXCEEDED_MESSAGE = 'Monthly quota exceeded';
 
 // Tokens and ids are matched whole against a fixed alphabet, so no `/`, `.`,
 // `@`, `%` or `?` can reach the private API's URL path or query.
-defineGuard('leakToken', {
+const leakTokenGuard: Guard = {
   missing: INVALID_TOKEN,
   invalid: INVALID_TOKEN,
   check: (value) => (/^[0-9a-fA-F]{32}$/.test(value) ? value.toLowerCase() : { error: INVALID_TOKEN }),
-});
-defineGuard('invisibilityId', {
+};
+const invisibilityIdGuard: Guard = {
   missing: NO_ID,
   invalid: INVALID_ID,
   check: (value) => (/^[A-Za-z0-9]{28}$/.test(value) ? value : { error: INVALID_ID }),
-});
+};
 
 // Error payloads of the private API (other than a 429) pass through as they are.
 const PassThrough = Type.Unknown({
@@ -90,7 +90,7 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
     '/dnsleaktest/session/:token',
     {
       schema: {
-        params: Type.Object({ token: guarded('leakToken') }),
+        params: Type.Object({ token: guarded(leakTokenGuard) }),
         querystring: Type.Object({ lang: Type.Optional(Type.String()) }),
         response: { 200: LeakSession, 429: QuotaBody, default: PassThrough },
       },
@@ -105,7 +105,7 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
     '/invisibility',
     {
       schema: {
-        querystring: Type.Object({ id: guarded('invisibilityId') }),
+        querystring: Type.Object({ id: guarded(invisibilityIdGuard) }),
         response: { 200: InvisibilityAnswer, 429: QuotaBody, default: PassThrough },
       },
     },

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { guarded } from '../../schemas/guards.js';
+import { guarded } from '../../schemas/guarded.js';
+import { reportIdGuard } from '../../schemas/guards.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { reportSharingConfigured } from './configured.js';
 import { checkReport, Report } from './schema.js';
@@ -90,7 +91,7 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
     '/report/:id',
     {
       schema: {
-        params: Type.Object({ id: guarded('reportId') }),
+        params: Type.Object({ id: guarded(reportIdGuard) }),
         response: { 200: StoredReport, 404: ErrorBody, 500: ErrorBody, 503: ErrorBody },
       },
     },

@@ -1,9 +1,9 @@
 import type { FastifyTypeProviderDefault } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { guarded } from '../../schemas/guards.js';
+import { guarded } from '../../schemas/guarded.js';
 import { ErrorBody } from '../../schemas/error-body.js';
-import { PROVIDERS } from './providers.js';
+import { PROVIDERS, providerIdGuard } from './providers.js';
 import { StatusPoller } from './poller.js';
 import { Detail, Overview } from './schemas.js';
 
@@ -33,7 +33,7 @@ const serviceStatus: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/service-status/detail',
     {
-      schema: { querystring: Type.Object({ id: guarded('providerId') }), response: { 200: Detail, 400: ErrorBody } },
+      schema: { querystring: Type.Object({ id: guarded(providerIdGuard) }), response: { 200: Detail, 400: ErrorBody } },
       config: { cacheTtl: FIVE_MINUTES },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { defineGuard } from '../../schemas/guards.js';
+import type { Guard } from '../../schemas/guarded.js';
 import list from './providers.json' with { type: 'json' };
 
 /**
@@ -35,8 +35,8 @@ export const PROVIDERS: readonly Provider[] = load();
 
 const IDS = new Set(PROVIDERS.map((p) => p.id));
 
-defineGuard('providerId', {
+export const providerIdGuard: Guard = {
   missing: 'No provider id provided',
   invalid: 'Invalid provider id',
   check: (value) => (IDS.has(value) ? value : { error: 'Invalid provider id' }),
-});
+};

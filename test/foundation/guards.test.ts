@@ -2,30 +2,31 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from 'typebox';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { defineGuard, guarded } from '../../schemas/guards.js';
+import { guarded, type Guard } from '../../schemas/guarded.js';
+import { asnGuard, countryGuard, domainGuard, prefixGuard, publicIpGuard, recordTypeGuard, reportIdGuard } from '../../schemas/guards.js';
 import { buildTestApiWith, call } from '../support/app.js';
 
 // No capability route used the guards when these tests were written, so a
 // test-only plugin declares one route per guard, exactly as capabilities do.
-defineGuard('testSlug', {
+const slugGuard: Guard = {
   missing: 'No slug provided',
   invalid: 'Invalid slug',
   check: (value) => (value === 'github' ? value : { error: 'Invalid slug' }),
-});
+};
 
 const echo = async (request: { query: unknown; params: unknown }) => ({ query: request.query, params: request.params });
 const guardRoutes: FastifyPluginAsync = async (app) => {
-  const q = (name: string, guard: string) => ({ schema: { querystring: Type.Object({ [name]: guarded(guard) }) } });
-  app.get('/t/ip', q('ip', 'publicIp'), echo);
-  app.get('/t/domain', q('domain', 'domain'), echo);
-  app.get('/t/hostname', q('hostname', 'domain'), echo);
-  app.get('/t/prefix', q('prefix', 'prefix'), echo);
-  app.get('/t/asn', q('asn', 'asn'), echo);
-  app.get('/t/country', q('country', 'country'), echo);
-  app.get('/t/type', q('type', 'recordType'), echo);
-  app.get('/t/slug', q('id', 'testSlug'), echo);
-  app.get('/t/report/:id', { schema: { params: Type.Object({ id: guarded('reportId') }) } }, echo);
-  app.get('/t/dns', { schema: { querystring: Type.Object({ hostname: guarded('domain'), type: guarded('recordType') }) } }, echo);
+  const q = (name: string, guard: Guard) => ({ schema: { querystring: Type.Object({ [name]: guarded(guard) }) } });
+  app.get('/t/ip', q('ip', publicIpGuard), echo);
+  app.get('/t/domain', q('domain', domainGuard), echo);
+  app.get('/t/hostname', q('hostname', domainGuard), echo);
+  app.get('/t/prefix', q('prefix', prefixGuard), echo);
+  app.get('/t/asn', q('asn', asnGuard), echo);
+  app.get('/t/country', q('country', countryGuard), echo);
+  app.get('/t/type', q('type', recordTypeGuard), echo);
+  app.get('/t/slug', q('id', slugGuard), echo);
+  app.get('/t/report/:id', { schema: { params: Type.Object({ id: guarded(reportIdGuard) }) } }, echo);
+  app.get('/t/dns', { schema: { querystring: Type.Object({ hostname: guarded(domainGuard), type: guarded(recordTypeGuard) }) } }, echo);
 };
 
 let app: FastifyInstance;
@@ -152,7 +153,7 @@ test('report id: exactly 22 base64url characters', async () => {
   }
 });
 
-test('a capability guard from defineGuard answers its own strings', async () => {
+test('a capability guard of its own answers its own strings', async () => {
   await passes('/api/t/slug?id=github', 'query', 'id', 'github');
   await rejects('/api/t/slug', 'No slug provided');
   await rejects('/api/t/slug?id=nope', 'Invalid slug');

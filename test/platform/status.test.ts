@@ -6,10 +6,9 @@ import { LogCapture, buildTestApi, call } from '../support/app.js';
 import { registerStatusPages } from '../support/fake-routes/platform.js';
 import { createLogger } from '../../lib/logger.js';
 import { Upstream } from '../../lib/upstream.js';
-import { PROVIDERS, type Provider } from '../../routes/status/providers.js';
+import { PROVIDERS, providerIdGuard, type Provider } from '../../routes/status/providers.js';
 import { POLL_INTERVAL_MS, StatusPoller } from '../../routes/status/poller.js';
 import { Detail, Overview } from '../../routes/status/schemas.js';
-import { getGuard } from '../../schemas/guards.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const fake = fakeUpstreamPerFile();
@@ -191,9 +190,8 @@ test('the provider-id guard reads the provider list; a known id without data yet
     assert.deepEqual(res.json(), { error: 'Invalid provider id' });
     assert.equal(res.headers['cache-control'], 'no-store');
   }
-  const guard = getGuard('providerId')!;
   for (const [id] of CONTRACT_PROVIDERS) {
-    assert.equal(guard.check(id), id);
+    assert.equal(providerIdGuard.check(id), id);
     const res = await call(app, `/api/service-status/detail?id=${id}`);
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { id, components: [], incidents: [] });

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { boundedMemo } from '../lib/bounded-memo.js';
+import { memoized } from '../lib/memory-cache.js';
 
 const NO_REFERER = 'What are you doing?';
 const ACCESS_DENIED = 'Access denied';
@@ -35,7 +35,7 @@ const VERDICTS_MAX = 1024;
 
 /** refererAllowed against a fixed set of hostnames, with the verdicts remembered. */
 export function refererMatcher(allowed: Set<string>): (referer: string) => boolean {
-  return boundedMemo((referer) => refererAllowed(referer, allowed), VERDICTS_MAX);
+  return memoized((referer) => refererAllowed(referer, allowed), VERDICTS_MAX);
 }
 
 /** Only pages of the site itself (exact hostnames) may call the API. */

@@ -2,7 +2,7 @@ import type { Guard } from './guarded.js';
 import { parseIp } from '../lib/network/ip-address.js';
 import { isPublicAddress } from '../lib/network/public-address.js';
 import { normaliseDomain } from '../lib/network/domain-name.js';
-import { boundedMemo } from '../lib/bounded-memo.js';
+import { memoized } from '../lib/memory-cache.js';
 
 // The spec's guards (its Guards table). The provider-id guard reads the
 // service-status provider list and lives beside it (routes/status/providers.ts);
@@ -17,7 +17,7 @@ const IP_VERDICTS_MAX = 4096;
 export const publicIpGuard: Guard = {
   missing: 'No IP address provided',
   invalid: 'Invalid IP address',
-  check: boundedMemo((value) => {
+  check: memoized((value) => {
     const addr = parseIp(value);
     if (!addr) return fail('Invalid IP address');
     return isPublicAddress(addr) ? value : fail('Not a public IP address');

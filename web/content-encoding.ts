@@ -1,5 +1,5 @@
 import Negotiator from 'negotiator';
-import { boundedMemo } from '../lib/bounded-memo.js';
+import { memoized } from '../lib/memory-cache.js';
 
 /** The codings a build folder can hold a file in: brotli and gzip variants beside the file itself. */
 export type Coding = 'br' | 'gzip' | 'identity';
@@ -17,7 +17,7 @@ const encodings = Negotiator.prototype.encodings as unknown as EncodingsWithPref
  * identity is acceptable unless refused). Browsers send a handful of
  * distinct values, so each is parsed once.
  */
-export const acceptedCodings = boundedMemo(
+export const acceptedCodings = memoized(
   (header: string): readonly Coding[] => encodings.call(new Negotiator({ headers: { 'accept-encoding': header } }), BY_SIZE, { preferred: BY_SIZE }),
   1000,
 );

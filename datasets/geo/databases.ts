@@ -15,6 +15,7 @@ import { UpstreamError, type Upstream, type UpstreamResponse } from '../../lib/u
 import { byteCap } from '../../lib/byte-cap.js';
 import { isPublicIp } from '../../lib/network/public-address.js';
 import { AUTO_UPDATE, PeriodicCheck } from '../../lib/periodic-check.js';
+import { memoryCache } from '../../lib/memory-cache.js';
 
 /** The two databases, by MaxMind edition id (also their file names under the geo folder). */
 export const EDITIONS = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' } as const;
@@ -35,6 +36,8 @@ const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
 const MAX_DATABASE_BYTES = 512 * 1024 * 1024;
 const MAX_CHECKSUM_BYTES = 4096;
 const WORK_PREFIX = '.download-';
+// Decoded records each reader keeps, so hot networks are decoded once.
+const DECODED_RECORDS_MAX = 20_000;
 
 type Readers = { city?: Reader<CityResponse>; asn?: Reader<AsnResponse> };
 
@@ -55,26 +58,13 @@ export interface GeoDatabasesOptions {
   progressEveryMs?: number;
 }
 
-/** A decoded-record cache per reader: hot networks are decoded once, memory stays bounded. */
-class BoundedCache {
-  private readonly map = new Map<string | number, unknown>();
-  constructor(private readonly max: number) {}
-  get(key: string | number): unknown {
-    return this.map.get(key);
-  }
-  set(key: string | number, value: unknown): void {
-    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
-    this.map.set(key, value);
-  }
-}
-
 /**
  * Opens a database held in memory and checks that it is the edition it should
  * be and that its search tree answers; throws otherwise. Reader construction
  * only parses the metadata, so this never holds the event loop for long.
  */
 export function openDatabase<E extends Edition>(buffer: Buffer, edition: E): NonNullable<Readers[E]> {
-  const reader = new Reader<CityResponse & AsnResponse>(buffer, { cache: new BoundedCache(20_000) });
+  const reader = new Reader<CityResponse & AsnResponse>(buffer, { cache: memoryCache<string | number, object>({ max: DECODED_RECORDS_MAX }) });
   if (!TYPE_PATTERN[edition].test(reader.metadata.databaseType)) {
     throw new Error(`${EDITIONS[edition]}: unexpected database type ${JSON.stringify(reader.metadata.databaseType)}`);
   }

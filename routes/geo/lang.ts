@@ -1,4 +1,4 @@
-import { boundedMemo } from '../../lib/bounded-memo.js';
+import { memoized } from '../../lib/memory-cache.js';
 
 /** The languages the city database holds, in their canonical spelling. */
 const DB_LANGUAGES = ['de', 'en', 'es', 'fr', 'ja', 'pt-BR', 'ru', 'zh-CN'] as const;
@@ -20,7 +20,7 @@ export function normaliseLang(value: unknown): DbLanguage {
 
 // Pages ask in a handful of languages; the verdicts are remembered.
 const LANG_VERDICTS_MAX = 256;
-const rememberedLang = boundedMemo(langOf, LANG_VERDICTS_MAX);
+const rememberedLang = memoized(langOf, LANG_VERDICTS_MAX);
 
 function langOf(value: string): DbLanguage {
   const tag = value.trim().replace(/_/g, '-').toLowerCase();

@@ -1,12 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import ipaddr from 'ipaddr.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { LRUCache } from 'lru-cache';
 import { RdapBootstrap } from '../../datasets/rdap/bootstrap.js';
 import { RootZoneTlds } from '../../datasets/tlds/root-zone-tlds.js';
 import { isIp } from '../../lib/network/ip-address.js';
 import { isPublicIp } from '../../lib/network/public-address.js';
 import { normaliseDomain } from '../../lib/network/domain-name.js';
+import { memoryCache } from '../../lib/memory-cache.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { HttpError } from '../../lib/http-error.js';
 import { domainQuery, queryWhois, referralServer, registrarServer, type WhoisAnswer } from './port43.js';
@@ -74,10 +74,10 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
   // query among every request waiting for the same TLD; a failed query is
   // not kept, and neither is a cut-off answer without a whois: line (it may
   // have lost it), which fetchMethod returns as undefined.
-  const tldServers = new LRUCache<string, { server: string | undefined }>({
+  const tldServers = memoryCache<string, { server: string | undefined }>({
     max: TLD_CACHE_MAX,
-    ttl: TLD_CACHE_MS,
-    fetchMethod: async (tld) => {
+    ttlMs: TLD_CACHE_MS,
+    load: async (tld) => {
       const { server, truncated } = await ianaReferral(tld);
       return server || !truncated ? { server } : undefined;
     },

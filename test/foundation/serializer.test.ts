@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { Type } from 'typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { foldTypeUnions } from '../../lib/response-serializer.js';
-import { boundedMemo } from '../../lib/bounded-memo.js';
 import { buildTestApiWith, call } from '../support/app.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -55,19 +54,4 @@ test('a response with nullable fields is written the same as with the unions', a
   } finally {
     await app.close();
   }
-});
-
-test('boundedMemo answers a repeated key from memory and starts over when full', () => {
-  const seen: string[] = [];
-  const memo = boundedMemo((key) => {
-    seen.push(key);
-    return key.length;
-  }, 2);
-  assert.equal(memo('aa'), 2);
-  assert.equal(memo('aa'), 2);
-  assert.deepEqual(seen, ['aa']);
-  memo('bbb');
-  memo('c');
-  assert.equal(memo('aa'), 2);
-  assert.deepEqual(seen, ['aa', 'bbb', 'c', 'aa'], 'the third distinct key cleared the memory');
 });

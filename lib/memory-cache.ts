@@ -1,0 +1,46 @@
+import { LRUCache } from 'lru-cache';
+
+export interface MemoryCacheOptions<K extends {}, V extends {}> {
+  /** The most entries held; past it the least recently used one goes. */
+  max: number;
+  /** How long an entry is kept after it was stored. Without it an entry stays until pushed out: right for answers of pure checks, which never go stale. */
+  ttlMs?: number;
+  /**
+   * Loads a missing key for `cache.fetch(key)`: concurrent fetches of one key
+   * share one call, and a rejection or an undefined answer is not kept.
+   */
+  load?: (key: K) => Promise<V | undefined>;
+}
+
+/**
+ * The one kind of server-side in-memory cache in the service: bounded, least
+ * recently used first out, optionally expiring; lru-cache underneath. An
+ * answer's HTTP caching is something else (a route's `cacheTtl`).
+ *
+ * One measured speed device on a hot path keeps its own form and stays where
+ * it is (see docs/performance.md): the WeakMaps of routes/geo/sources.ts,
+ * which normalise each record the geo databases' reader cache hands out once,
+ * keyed by that record itself and weakly held, so an entry goes when the
+ * reader cache drops its record.
+ */
+export function memoryCache<K extends {}, V extends {}>({ max, ttlMs, load }: MemoryCacheOptions<K, V>): LRUCache<K, V> {
+  return new LRUCache<K, V>({ max, ttl: ttlMs, fetchMethod: load && ((key) => load(key)) });
+}
+
+/**
+ * `fn` with its answers held in a memory cache, for pure checks that see the
+ * same few values again and again (a site's Referers, the address a page
+ * looks up from seven sources at once): a flood of distinct values costs at
+ * most one check each and never more than `max` entries.
+ */
+export function memoized<V extends {}>(fn: (key: string) => V, max: number): (key: string) => V {
+  const answers = memoryCache<string, V>({ max });
+  return (key) => {
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      answer = fn(key);
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+}

@@ -1,0 +1,50 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { memoized, memoryCache } from '../../lib/memory-cache.js';
+
+test('memoized answers a repeated key from memory and, when full, forgets the least recently used key', () => {
+  const seen: string[] = [];
+  const memo = memoized((key) => {
+    seen.push(key);
+    return key.length;
+  }, 2);
+  assert.equal(memo('aa'), 2);
+  assert.equal(memo('aa'), 2);
+  assert.deepEqual(seen, ['aa']);
+  memo('bbb');
+  memo('aa');
+  memo('c');
+  assert.equal(memo('aa'), 2);
+  assert.equal(memo('bbb'), 3);
+  assert.deepEqual(seen, ['aa', 'bbb', 'c', 'bbb'], 'the third distinct key pushed out bbb, the least recently used');
+});
+
+test('memoryCache holds an entry until its ttl has passed', async () => {
+  const lasting = memoryCache<string, string>({ max: 10, ttlMs: 60_000 });
+  lasting.set('a', 'kept');
+  assert.equal(lasting.get('a'), 'kept');
+  const brief = memoryCache<string, string>({ max: 10, ttlMs: 5 });
+  brief.set('a', 'gone');
+  // Any wait past the ttl will do; a busy machine only makes it longer.
+  await sleep(30);
+  assert.equal(brief.get('a'), undefined);
+});
+
+test('memoryCache load: concurrent fetches of one key share one call; an undefined answer is not kept', async () => {
+  const calls: string[] = [];
+  let answer: string | undefined = undefined;
+  const cache = memoryCache<string, string>({
+    max: 10,
+    load: async (key) => {
+      calls.push(key);
+      return answer;
+    },
+  });
+  assert.deepEqual(await Promise.all([cache.fetch('k'), cache.fetch('k')]), [undefined, undefined]);
+  assert.deepEqual(calls, ['k']);
+  answer = 'found';
+  assert.equal(await cache.fetch('k'), 'found', 'the undefined answer was not kept');
+  assert.equal(await cache.fetch('k'), 'found');
+  assert.deepEqual(calls, ['k', 'k']);
+});

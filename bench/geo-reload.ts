@@ -11,8 +11,9 @@ import pino from 'pino';
 import { buildApi } from '../app.js';
 import { loadConfig } from '../fastify.config.js';
 import { createLogger } from '../lib/logger.js';
-import { geoDatabasesOf } from '../routes/geo/index.js';
-import { openDatabase } from '../datasets/geo/databases.js';
+import geo from '../routes/geo/index.js';
+import { GeoDatabases, openDatabase } from '../datasets/geo/databases.js';
+import { Upstream } from '../lib/upstream.js';
 import { BENCH_IP, generateCityDatabase, writeBenchDatabases } from './scenarios/geo.js';
 
 /**
@@ -40,8 +41,11 @@ try {
   await promisify(execFile)(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'prepare', dataDir]);
   const variants = [join(dataDir, 'city-a.mmdb'), join(dataDir, 'city-b.mmdb')];
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', HOST: '127.0.0.1' });
-  const app = await buildApi({ config, logger: createLogger(config, pino.destination({ fd: 2, sync: false })) });
-  const databases = geoDatabasesOf.get(app.lifecycle)!;
+  const logger = createLogger(config, pino.destination({ fd: 2, sync: false }));
+  // The app serves geo alone, with databases this script reloads itself.
+  const upstream = new Upstream({ timeoutMs: config.UPSTREAM_TIMEOUT_MS, siteUrl: '', overrideOrigin: config.UPSTREAM_OVERRIDE_ORIGIN, logger });
+  const databases = new GeoDatabases({ dir: join(dataDir, 'geo'), upstream, accountId: '', licenseKey: '', logger });
+  const app = await buildApi({ config, logger, routes: async (api) => api.register(geo, { databases }) });
   await databases.loadAll();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/geo-local?ip=${BENCH_IP}&lang=de`;

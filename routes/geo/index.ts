@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Lifecycle } from '../../lib/lifecycle.js';
 import { fromAppRoot } from '../../lib/app-root.js';
 import { guarded } from '../../schemas/guarded.js';
 import { publicIpGuard } from '../../schemas/guards.js';
@@ -15,8 +14,8 @@ import { ErrorBody } from '../../schemas/error-body.js';
 
 const DATABASE_NOT_LOADED = 'Geolocation database is not loaded';
 
-/** Each app's geo databases, by its lifecycle (one per app), for tests and tools that drive them directly. */
-export const geoDatabasesOf = new WeakMap<Lifecycle, GeoDatabases>();
+/** The start-up step that downloads what is missing, loads both databases and warms the timezone lookup. */
+export const GEO_DATABASES_STEP = 'geo databases';
 
 const ONE_DAY = 24 * 60 * 60;
 const errors = { 400: ErrorBody, 500: ErrorBody, 503: ErrorBody };
@@ -40,9 +39,14 @@ async function withTimezone<T extends GeoBase>(base: T): Promise<T & { timezone:
   return record;
 }
 
+export interface GeoOptions {
+  /** Databases made by the caller, who then drives them directly (the reload bench); by default made from the settings. */
+  databases?: GeoDatabases;
+}
+
 /** The seven geolocation routes and the local databases' life cycle. */
-const geo: FastifyPluginAsyncTypebox = async (app) => {
-  const databases = new GeoDatabases({
+const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
+  const databases = options.databases ?? new GeoDatabases({
     dir: join(fromAppRoot(app.config.DATA_DIR), 'geo'),
     upstream: app.upstream,
     accountId: app.config.GEODB_ACCOUNT_ID,
@@ -50,10 +54,9 @@ const geo: FastifyPluginAsyncTypebox = async (app) => {
     logger: app.log,
     signal: app.lifecycle.stopping,
   });
-  geoDatabasesOf.set(app.lifecycle, databases);
   app.lifecycle.addStep({
     phase: 'geo-databases',
-    name: 'geo databases',
+    name: GEO_DATABASES_STEP,
     run: async () => {
       await databases.bootstrap();
       await warmTimezones();

@@ -4,11 +4,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { assertGuardErrors, buildTestApi, call } from '../support/app.js';
+import { assertGuardErrors, buildTestApi, call, runStartupStep } from '../support/app.js';
+import { GEO_DATABASES_STEP } from '../../routes/geo/index.js';
 import { registerGeoFakeRoutes } from '../support/fake-routes/geo.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 import { fixture } from '../support/fake-upstream.js';
-import { geoDatabasesOf } from '../../routes/geo/index.js';
 
 // The frontend contract, section 1: the fields the site's frontend reads from
 // every geo answer, checked on the fakes' data that `npm run demo` serves, with
@@ -54,7 +54,7 @@ after(() => rm(dataDir, { recursive: true, force: true }));
 
 async function demoApp(env: Record<string, string> = {}): Promise<FastifyInstance> {
   const { app } = await buildTestApi({ ...SETTINGS, UPSTREAM_OVERRIDE_ORIGIN: fake.origin, DATA_DIR: dataDir, ...env });
-  await geoDatabasesOf.get(app.lifecycle)!.bootstrap();
+  await runStartupStep(app, GEO_DATABASES_STEP);
   return app;
 }
 

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { FakeUpstream } from '../support/fake-upstream.js';
-import { buildTestApi, call, LogCapture } from '../support/app.js';
+import { buildTestApi, call, LogCapture, runStartupStep } from '../support/app.js';
+import { GEO_DATABASES_STEP } from '../../routes/geo/index.js';
 import { Upstream } from '../../lib/upstream.js';
 import { EDITIONS, GeoDatabases, type Edition } from '../../datasets/geo/databases.js';
-import { geoDatabasesOf } from '../../routes/geo/index.js';
 import { asnDatabase, cityDatabase } from '../support/sample-geo-databases.js';
 import { MAXMIND_HOST, maxmindArchive, serveMaxmind, sha256 } from '../support/fake-maxmind.js';
 
@@ -61,7 +61,7 @@ test('boot: missing databases are downloaded with HTTP Basic, verified, extracte
     GEODB_LICENSE_KEY: 'licence-secret',
   });
   assert.equal((await call(app, '/api/geo-local?ip=8.8.8.8')).statusCode, 503);
-  await geoDatabasesOf.get(app.lifecycle)!.bootstrap();
+  await runStartupStep(app, GEO_DATABASES_STEP);
   const res = await call(app, '/api/geo-local?ip=8.8.8.8');
   assert.equal(res.statusCode, 200);
   assert.equal(res.json().city, 'Mountain View');
@@ -300,19 +300,22 @@ test('app wiring: the geo-databases step loads, the background step starts the u
     steps.map((s) => s.phase),
     ['geo-databases', 'background'],
   );
-  const dbs = geoDatabasesOf.get(app.lifecycle)!;
+  // The scheduler starts a check synchronously when its timer fires; the spy counts them and holds each one's promise.
+  const checks = mock.method(GeoDatabases.prototype, 'checkForUpdates');
   mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
   try {
     for (const step of steps) await step.run();
     assert.equal((await call(app, '/api/geo-local?ip=8.8.8.8')).statusCode, 200);
     mock.timers.tick(60_000);
-    await dbs.idle();
+    assert.equal(checks.mock.callCount(), 1, 'the first check started');
+    await checks.mock.calls[0]!.result;
     assert.equal(fake.requestsTo(MAXMIND_HOST).length, 2, 'the first check ran');
     await app.close();
     mock.timers.tick(48 * 60 * 60 * 1000);
-    await dbs.idle();
+    assert.equal(checks.mock.callCount(), 1, 'no check after the app closed');
     assert.equal(fake.requestsTo(MAXMIND_HOST).length, 2, 'no check after the app closed');
   } finally {
     mock.timers.reset();
+    checks.mock.restore();
   }
 });

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildTestApi, call } from '../support/app.js';
-import { geoDatabasesOf } from '../../routes/geo/index.js';
+import { buildTestApi, call, runStartupStep } from '../support/app.js';
+import { GEO_DATABASES_STEP } from '../../routes/geo/index.js';
 import { cityDatabase, asnDatabase } from '../support/sample-geo-databases.js';
 
 let dataDir: string;
@@ -18,7 +18,7 @@ after(() => rm(dataDir, { recursive: true, force: true }));
 
 async function loadedApp(dir = dataDir) {
   const api = await buildTestApi({ DATA_DIR: dir });
-  await geoDatabasesOf.get(api.app.lifecycle)!.loadAll();
+  await runStartupStep(api.app, GEO_DATABASES_STEP);
   return api;
 }
 
@@ -132,7 +132,7 @@ test('geo-local: a corrupt city database at boot leaves 503 and an error log, no
   await writeFile(join(dir, 'geo', 'GeoLite2-City.mmdb'), Buffer.from('this is not a MaxMind database'));
   await writeFile(join(dir, 'geo', 'GeoLite2-ASN.mmdb'), asnDatabase());
   const { app, logs } = await buildTestApi({ DATA_DIR: dir });
-  await geoDatabasesOf.get(app.lifecycle)!.bootstrap();
+  await runStartupStep(app, GEO_DATABASES_STEP);
   const res = await call(app, '/api/geo-local?ip=8.8.8.8');
   assert.equal(res.statusCode, 503);
   const errors = logs.find('geo database could not be loaded');

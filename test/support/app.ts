@@ -54,6 +54,13 @@ export async function buildTestApiWith(env: Record<string, string>, routes: Fast
   return { app, logs };
 }
 
+/** Runs one of the app's start-up steps, as server.ts does at boot (the geo databases' step loads them, say). */
+export async function runStartupStep(app: FastifyInstance, name: string): Promise<void> {
+  const step = app.lifecycle.steps.find((s) => s.name === name);
+  assert.ok(step, `the app has no start-up step named ${name}`);
+  await step.run();
+}
+
 /** inject() with an allowed Referer, so the gate lets the request through. */
 export function call(app: FastifyInstance, options: InjectOptions | string) {
   const opts: InjectOptions = typeof options === 'string' ? { method: 'GET', url: options } : options;

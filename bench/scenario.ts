@@ -1,4 +1,5 @@
 import type { FakeUpstream } from '../test/support/fake-upstream.js';
+import type { ExampleRequest } from '../routes/example-request.js';
 
 /**
  * One benchmarked request, run by bench/run.ts against the real listeners
@@ -9,7 +10,7 @@ export interface BenchCase {
   name: string;
   listener: 'api' | 'front';
   path: string;
-  method?: 'GET' | 'POST' | 'PUT';
+  method?: ExampleRequest['method'];
   headers?: Record<string, string>;
   body?: string;
   /** Extra settings for the server process; cases with equal env share one server. */
@@ -26,4 +27,11 @@ export interface BenchCase {
    * for static files, whose ratio means the same bytes from memory.
    */
   sameBytes?: boolean;
+}
+
+/** The request of a case that sends a capability's example request (routes/<cap>/examples.ts), as a page sends it. */
+export function exampleCase(request: ExampleRequest): Pick<BenchCase, 'path' | 'method' | 'headers' | 'body'> {
+  if (request.payload === undefined) return { path: request.url, method: request.method, headers: request.headers };
+  if (typeof request.payload === 'string') return { path: request.url, method: request.method, headers: request.headers, body: request.payload };
+  return { path: request.url, method: request.method, headers: { 'content-type': 'application/json', ...request.headers }, body: JSON.stringify(request.payload) };
 }

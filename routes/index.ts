@@ -1,39 +1,52 @@
 import type { FastifyPluginAsync } from 'fastify';
-import configs from './configs/index.js';
-import repoStars from './repo-stars/index.js';
-import asn from './asn/index.js';
-import whois from './whois/index.js';
-import dnsresolver from './dnsresolver/index.js';
-import serviceStatus from './status/index.js';
-import reports from './reports/index.js';
-import telemetry from './telemetry/index.js';
-import user from './user/index.js';
-import geo from './geo/index.js';
-import censorship from './censorship/index.js';
-import probeCountries from './probe-countries/index.js';
-import macchecker from './macchecker/index.js';
-import map from './map/index.js';
-import privateTools from './private-tools/index.js';
-import clientIp from './client-ip/index.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ExampleRequest, UpstreamAnswer } from './example-request.js';
+import * as configs from './configs/index.js';
+import * as repoStars from './repo-stars/index.js';
+import * as asn from './asn/index.js';
+import * as whois from './whois/index.js';
+import * as dnsresolver from './dnsresolver/index.js';
+import * as serviceStatus from './status/index.js';
+import * as reports from './reports/index.js';
+import * as telemetry from './telemetry/index.js';
+import * as user from './user/index.js';
+import * as geo from './geo/index.js';
+import * as censorship from './censorship/index.js';
+import * as probeCountries from './probe-countries/index.js';
+import * as macchecker from './macchecker/index.js';
+import * as map from './map/index.js';
+import * as privateTools from './private-tools/index.js';
+import * as clientIp from './client-ip/index.js';
 
-/** Every capability, each an encapsulated plugin under /api. */
+/** A routes/<cap>/ folder as its index.ts exports it: the plugin, and the examples of its routes (examples.ts). */
+export interface Capability {
+  default: FastifyPluginAsyncTypebox;
+  examples: readonly ExampleRequest[];
+  upstreamAnswers?: readonly UpstreamAnswer[];
+}
+
+/** Every capability under /api; registering one here brings its examples to the demo, the sweeps and the benchmark. */
+export const CAPABILITIES: readonly Capability[] = [
+  configs,
+  repoStars,
+  asn,
+  whois,
+  dnsresolver,
+  serviceStatus,
+  reports,
+  telemetry,
+  user,
+  geo,
+  censorship,
+  probeCountries,
+  macchecker,
+  map,
+  privateTools,
+  clientIp,
+];
+
 const routes: FastifyPluginAsync = async (app) => {
-  await app.register(configs);
-  await app.register(repoStars);
-  await app.register(asn);
-  await app.register(whois);
-  await app.register(dnsresolver);
-  await app.register(serviceStatus);
-  await app.register(reports);
-  await app.register(telemetry);
-  await app.register(user);
-  await app.register(geo);
-  await app.register(censorship);
-  await app.register(probeCountries);
-  await app.register(macchecker);
-  await app.register(map);
-  await app.register(privateTools);
-  await app.register(clientIp);
+  for (const capability of CAPABILITIES) await app.register(capability.default);
 };
 
 export default routes;

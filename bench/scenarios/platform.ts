@@ -1,4 +1,5 @@
-import type { BenchCase } from '../scenario.js';
+import { exampleCase, type BenchCase } from '../scenario.js';
+import { exampleRequest } from '../../test/support/example-requests.js';
 import type { FakeUpstream } from '../../test/support/fake-upstream.js';
 import { FAKE_KV_ENV, FULL_REPORT, registerFakeKv, registerStatusPages } from '../../test/support/fake-routes/platform.js';
 
@@ -19,7 +20,7 @@ export const platformCases: BenchCase[] = [
   {
     name: 'GET /api/service-status (memory only)',
     listener: 'api',
-    path: '/api/service-status',
+    ...exampleCase(exampleRequest('/api/service-status')),
     fake: registerStatusPages,
     minRatio: 0.6,
   },

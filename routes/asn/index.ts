@@ -25,3 +25,4 @@ const asn: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default asn;
+export { examples } from './examples.js';

@@ -161,3 +161,4 @@ const censorship: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default censorship;
+export { examples } from './examples.js';

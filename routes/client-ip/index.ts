@@ -24,3 +24,4 @@ const clientIpRoute: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default clientIpRoute;
+export { examples } from './examples.js';

@@ -50,3 +50,4 @@ const configs: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default configs;
+export { examples } from './examples.js';

@@ -120,3 +120,4 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
 };
 
 export default dnsresolver;
+export { examples } from './examples.js';

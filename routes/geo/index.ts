@@ -110,3 +110,4 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
 };
 
 export default geo;
+export { examples } from './examples.js';

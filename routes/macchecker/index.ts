@@ -118,3 +118,4 @@ const macchecker: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default macchecker;
+export { examples, upstreamAnswers } from './examples.js';

@@ -111,3 +111,4 @@ const map: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default map;
+export { examples, upstreamAnswers } from './examples.js';

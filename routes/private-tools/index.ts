@@ -140,3 +140,4 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default privateTools;
+export { examples, upstreamAnswers } from './examples.js';

@@ -66,3 +66,4 @@ const probeCountries: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default probeCountries;
+export { examples, upstreamAnswers } from './examples.js';

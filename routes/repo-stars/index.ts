@@ -16,3 +16,4 @@ const repoStars: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default repoStars;
+export { examples, upstreamAnswers } from './examples.js';

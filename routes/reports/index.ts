@@ -110,3 +110,4 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default reports;
+export { examples } from './examples.js';

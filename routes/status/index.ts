@@ -46,3 +46,4 @@ const serviceStatus: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default serviceStatus;
+export { examples } from './examples.js';

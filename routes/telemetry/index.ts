@@ -81,3 +81,4 @@ const telemetry: FastifyPluginAsync = async (app) => {
 };
 
 export default telemetry;
+export { examples, upstreamAnswers } from './examples.js';

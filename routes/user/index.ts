@@ -39,3 +39,4 @@ const user: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default user;
+export { examples, upstreamAnswers } from './examples.js';

@@ -201,3 +201,4 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default whois;
+export { examples } from './examples.js';

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call } from '../support/app.js';
 import { bootOnAllFakes } from '../support/fakes.js';
+import { exampleRequest } from '../support/example-requests.js';
+import type { ExampleRequest } from '../../routes/example-request.js';
 
 // What `npm run demo` shows on the ASN panels: every route 2xx, in the frontend contract's shapes, every REQUIRED field filled.
 
@@ -11,13 +13,13 @@ const RIPE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/;
 test('the demo answers every ASN route in the contract shapes with realistic data', async (t) => {
   const { app, close } = await bootOnAllFakes();
   t.after(close);
-  const get = async (url: string) => {
-    const res = await call(app, url);
-    assert.equal(res.statusCode, 200, `${url}: ${res.body.slice(0, 200)}`);
+  const get = async (request: ExampleRequest) => {
+    const res = await call(app, request);
+    assert.equal(res.statusCode, 200, `${request.url}: ${res.body.slice(0, 200)}`);
     return res.json();
   };
 
-  const profile = await get('/api/asn-radar?view=asn&asn=15169');
+  const profile = await get(exampleRequest('/api/asn-radar?view=asn'));
   assert.equal(profile.asnName, 'GOOGLE');
   assert.equal(profile.asnCountryCode, 'US');
   assert.equal(profile.asnOrgName, 'Google LLC');
@@ -26,7 +28,7 @@ test('the demo answers every ASN route in the contract shapes with realistic dat
     assert.match(profile[field], PERCENT, field);
   }
 
-  const { events } = await get('/api/asn-radar?view=outages');
+  const { events } = await get(exampleRequest('/api/asn-radar?view=outages'));
   assert.ok(events.length >= 3);
   assert.deepEqual(new Set(events.map((e: { kind: string }) => e.kind)), new Set(['outage', 'anomaly']));
   assert.equal(events[0].endDate, null, 'an ongoing event comes first');
@@ -40,10 +42,10 @@ test('the demo answers every ASN route in the contract shapes with realistic dat
   }
   assert.ok(events.some((e: { kind: string; cause: string | null }) => e.kind === 'outage' && e.cause !== null && e.cause !== 'UNKNOWN'));
 
-  const activity = await get('/api/asn-radar?view=activity&country=US');
+  const activity = await get(exampleRequest('/api/asn-radar?view=activity'));
   assert.ok(activity.days.length > 0);
 
-  const { history } = await get('/api/asn-history?prefix=8.8.8.0/24');
+  const { history } = await get(exampleRequest('/api/asn-history'));
   assert.ok(history.length >= 3, 'several origins');
   for (const row of history) {
     assert.match(row.asn, /^\d+$/);
@@ -55,7 +57,7 @@ test('the demo answers every ASN route in the contract shapes with realistic dat
   }
 
   for (const asn of [15169, 13335]) {
-    const graph = await get(`/api/asn-connectivity?asn=${asn}`);
+    const graph = await get({ url: `/api/asn-connectivity?asn=${asn}` });
     const types = graph.nodes.map((n: { type: string }) => n.type);
     assert.equal(types[0], 'origin', `AS${asn}`);
     assert.ok(types.includes('tier1') && types.includes('intermediate'), `AS${asn}: ${types}`);

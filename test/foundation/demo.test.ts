@@ -4,19 +4,15 @@ import { call } from '../support/app.js';
 import { bootOnAllFakes } from '../support/fakes.js';
 import { exampleRequests } from '../support/example-requests.js';
 
-const REQUESTS = exampleRequests();
-
-test('with every upstream faked (npm run demo), every route answers 2xx after start-up', async () => {
+test('with every upstream faked (npm run demo), every example request answers 2xx after start-up (or the status it names)', async () => {
   const { app, close } = await bootOnAllFakes();
   try {
     const failed: string[] = [];
-    for (const request of REQUESTS) {
+    for (const request of exampleRequests()) {
       const res = await call(app, request);
-      if (res.statusCode >= 300) failed.push(`${request.method ?? 'GET'} ${request.url}: ${res.statusCode} ${res.body.slice(0, 120)}`);
+      const answered = request.status === undefined ? res.statusCode >= 200 && res.statusCode < 300 : res.statusCode === request.status;
+      if (!answered) failed.push(`${request.method ?? 'GET'} ${request.url}: ${res.statusCode} ${res.body.slice(0, 120)}`);
     }
-    const id = (await call(app, REQUESTS.find((r) => r.url === '/api/report')!)).json<{ id: string }>().id;
-    const back = await call(app, `/api/report/${id}`);
-    if (back.statusCode !== 200) failed.push(`GET /api/report/:id: ${back.statusCode}`);
     assert.deepEqual(failed, []);
   } finally {
     await close();

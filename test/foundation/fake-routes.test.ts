@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeUpstream } from '../support/fake-upstream.js';
-import { registerFoundationFakeRoutes } from '../support/fake-routes/foundation.js';
+import { registerUpstreamAnswers } from '../support/fake-routes/index.js';
 import { buildTestApi, call } from '../support/app.js';
 
 test('the demo and bench fake answers repo-stars for the default repository', async () => {
   const fake = await FakeUpstream.start();
-  registerFoundationFakeRoutes(fake);
+  registerUpstreamAnswers(fake);
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin });
   const res = await call(app, '/api/repo-stars');
   assert.equal(res.statusCode, 200);

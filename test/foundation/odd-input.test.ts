@@ -4,25 +4,24 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { call } from '../support/app.js';
 import { bootOnAllFakes } from '../support/fakes.js';
+import { exampleRequests } from '../support/example-requests.js';
 
-// Every route with every parameter name the API uses, each given odd values in
-// odd shapes: whatever the answer, it is never a 5xx and never a stack trace.
-const ROUTES = [
-  'configs', 'repo-stars', 'geo-keyed-a', 'geo-free-a', 'geo-free-b', 'geo-keyed-b', 'geo-keyed-c', 'geo-local', 'geo-private',
-  'whois', 'dnsresolver', 'asn-connectivity', 'asn-history', 'asn-radar', 'censorship-blocking', 'probe-countries', 'macchecker',
-  'map', 'invisibility', 'getuserinfo', 'service-status', 'report/x', 'dnsleaktest/session/x', 'client-ip',
-];
-const PARAMS = ['ip', 'lang', 'q', 'hostname', 'type', 'asn', 'prefix', 'view', 'country', 'domain', 'mac', 'latitude', 'longitude', 'language', 'id', 'token'];
+// Every route with every parameter name the API uses (both from the example
+// requests of routes/*/examples.ts), each given odd values in odd shapes:
+// whatever the answer, it is never a 5xx and never a stack trace.
+const EXAMPLES = exampleRequests().map((r) => ({ method: r.method ?? 'GET', url: new URL(r.url, 'http://localhost') }));
+const GET_PATHS = [...new Set(EXAMPLES.filter((e) => e.method === 'GET').map((e) => e.url.pathname))];
+const PARAMS = [...new Set(EXAMPLES.flatMap((e) => [...e.url.searchParams.keys()]))];
 const VALUES = [
   '', '%00', '%E0%A4%A', 'a'.repeat(5000), '[]', '{}', '..%2F..%2Fetc', '%F0%9F%98%80', '-1', '1e309', 'AS99999999999',
   '::ffff:8.8.8.8', '2001:db8::1', 'example.com.', 'xn--', '__proto__', 'constructor',
 ];
 const shapes = (p: string, v: string) => [`${p}=${v}`, `${p}=${v}&${p}=${v}`, `${p}[]=${v}`, `ip=8.8.8.8&view=asn&hostname=example.com&${p}=${v}`];
 
-const BODY_TARGETS: Array<[InjectOptions['method'], string]> = [
-  ['POST', '/api/report'], ['POST', '/api/persona/evaluate'], ['PUT', '/api/updateuserachievement'], ['POST', '/api/monitoring'],
-  ['POST', '/api/configs'], ['PUT', '/api/report'], ['PATCH', '/api/persona/evaluate'],
-];
+// Each body an example sends, then a POST to every GET route.
+const BODY_TARGETS = [
+  ...new Set([...EXAMPLES.filter((e) => e.method !== 'GET').map((e) => `${e.method} ${e.url.pathname}`), ...GET_PATHS.map((path) => `POST ${path}`)]),
+].map((target) => target.split(' ') as [InjectOptions['method'], string]);
 const BODIES: Array<[string, string]> = [
   ['application/json', ''], ['application/json', '{'], ['application/json', 'null'], ['application/json', '[]'], ['application/json', '"x"'],
   ['application/json', '{"__proto__":{"x":1}}'],
@@ -55,12 +54,12 @@ async function ask(options: string | InjectOptions) {
 
 test('odd query strings on every route: no 5xx, no stack trace', async () => {
   const failed: string[] = [];
-  for (const route of ROUTES) {
+  for (const path of GET_PATHS) {
     for (const param of PARAMS) {
       for (const value of VALUES) {
         for (const query of shapes(param, value)) {
-          const res = await ask(`/api/${route}?${query}`);
-          if (broken(res.statusCode, res.body)) failed.push(`${res.statusCode} /api/${route}?${query.slice(0, 60)}`);
+          const res = await ask(`${path}?${query}`);
+          if (broken(res.statusCode, res.body)) failed.push(`${res.statusCode} ${path}?${query.slice(0, 60)}`);
         }
       }
     }

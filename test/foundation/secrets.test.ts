@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { FakeUpstream, closedOrigin, type Recorded } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
 import { exampleRequests } from '../support/example-requests.js';
+import { EXAMPLE_TELEMETRY_DSN } from '../../routes/telemetry/examples.js';
 import { SecretScrubber, secretValues } from '../../lib/secrets.js';
 import { loadConfig } from '../../fastify.config.js';
 
@@ -24,6 +25,8 @@ const SECRETS = {
 };
 const DSN = 'https://sekritDsnKey0001@o0.ingest.sentry.io/12345';
 const RAW = [...Object.values(SECRETS).flatMap((v) => v.split(',')).filter((v) => !v.startsWith('redis') && v !== '424242'), 'sekritRedisPass', 'sekritDsnKey0001'];
+// Every example request; the telemetry envelope names the secret DSN instead of the demo's.
+const REQUESTS = exampleRequests().map((r) => (typeof r.payload === 'string' ? { ...r, payload: r.payload.replaceAll(EXAMPLE_TELEMETRY_DSN, DSN) } : r));
 const FORMS = [...RAW, ...RAW.map(encodeURIComponent), Buffer.from('424242:sekritLicence999').toString('base64')];
 
 /** An upstream that echoes everything it was sent: URL, headers and body, in the shape `shape` gives. */
@@ -58,7 +61,7 @@ for (const shape of ['json-error', 'json-ok', 'text-error'] as const) {
     });
     try {
       const leaks: string[] = [];
-      for (const request of exampleRequests(DSN)) {
+      for (const request of REQUESTS) {
         const res = await call(app, request);
         const seen = `${res.body} ${JSON.stringify(res.headers)}`;
         for (const secret of FORMS) if (seen.includes(secret)) leaks.push(`${request.url} (${res.statusCode}) answered ${secret}`);

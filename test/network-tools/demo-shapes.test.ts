@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApi, call } from '../support/app.js';
 import { startAllFakes } from '../support/fakes.js';
+import { exampleRequest } from '../support/example-requests.js';
 
 // The demo's own wiring (every fake, its settings): each network-tool panel of
 // the site must get its contract shape with data in every field it reads.
@@ -9,7 +10,7 @@ test('on the demo fakes every network tool answers 2xx in the contract shape, wi
   const fakes = await startAllFakes();
   const { app } = await buildTestApi(fakes.env);
   try {
-    const censorship = await call(app, '/api/censorship-blocking?domain=example.com');
+    const censorship = await call(app, exampleRequest('/api/censorship-blocking'));
     assert.equal(censorship.statusCode, 200);
     const blocking = censorship.json();
     assert.match(blocking.since, /^\d{4}-\d{2}-\d{2}$/);
@@ -20,14 +21,14 @@ test('on the demo fakes every network tool answers 2xx in the contract shape, wi
     );
     assert.ok(blocking.countries.some((c: { methods: object }) => Object.keys(c.methods).length > 0));
 
-    const probes = (await call(app, '/api/probe-countries')).json();
+    const probes = (await call(app, exampleRequest('/api/probe-countries'))).json();
     assert.ok(probes.countries.length >= 5 && probes.countries.every((c: unknown) => typeof c === 'string'));
     assert.deepEqual(
       probes.continents.map((b: { key: string }) => b.key),
       ['asia', 'europe', 'africa', 'americas', 'oceania'],
     );
 
-    const mac = await call(app, '/api/macchecker?mac=00:1A:2B:3C:4D:5E');
+    const mac = await call(app, exampleRequest('/api/macchecker'));
     assert.equal(mac.statusCode, 200);
     const vendor = mac.json();
     assert.equal(vendor.success, true);
@@ -36,26 +37,26 @@ test('on the demo fakes every network tool answers 2xx in the contract shape, wi
     assert.notEqual(vendor.company, 'N/A');
     for (const bit of ['isMulticast', 'isUnicast', 'isLocal', 'isGlobal', 'isRand', 'isPrivate']) assert.equal(typeof vendor[bit], 'boolean', bit);
 
-    const map = await call(app, '/api/map?latitude=37.4&longitude=-122.1&language=en&CanvasMode=Dark');
+    const map = await call(app, exampleRequest('/api/map'));
     assert.equal(map.statusCode, 200);
     assert.equal(map.headers['content-type'], 'image/jpeg');
     assert.equal(map.rawPayload.readUInt16BE(0), 0xffd8);
     assert.equal(map.rawPayload.readUInt16BE(map.rawPayload.length - 2), 0xffd9);
 
-    const session = await call(app, '/api/dnsleaktest/session/0123456789abcdef0123456789abcdef');
+    const session = await call(app, exampleRequest('/api/dnsleaktest/session/'));
     assert.equal(session.statusCode, 200);
     const leak = session.json();
     assert.ok(leak.rawCount > 0 && leak.resolverCount > 0 && leak.queries.length > 0);
     assert.ok(leak.queries.every((q: { ipInfo?: { country_code?: string } }) => q.ipInfo?.country_code));
 
-    const invisibility = await call(app, '/api/invisibility?id=abcdefghijklmnopqrstuvwxyz01');
+    const invisibility = await call(app, exampleRequest('/api/invisibility'));
     assert.equal(invisibility.statusCode, 200);
     const proxy = invisibility.json();
     assert.equal(typeof proxy.score.vpn, 'number');
     assert.equal(typeof proxy.headers.proxy, 'boolean');
     assert.ok(proxy.webrtc.allips.length > 0);
 
-    const evaluation = await call(app, { method: 'POST', url: '/api/persona/evaluate', payload: { persona: { country: 'US' }, observation: {} } });
+    const evaluation = await call(app, exampleRequest('/api/persona/evaluate', 'POST'));
     assert.equal(evaluation.statusCode, 200);
     const persona = evaluation.json();
     assert.match(persona.grade, /^(A|B|C|D|unknown)$/);

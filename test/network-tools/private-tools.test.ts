@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixture, closedOrigin } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
-import { FAKE_PRIVATE_ENV, PRIVATE_API_HOST as HOST } from '../support/fake-routes/network-tools.js';
+import { FAKE_PRIVATE_ENV } from '../support/fake-routes/network-tools.js';
+import { EXAMPLE_PRIVATE_API_HOST as HOST } from '../../routes/example-request.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const TOKEN = '0123456789abcdef0123456789abcdef';

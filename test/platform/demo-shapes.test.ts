@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { Value } from 'typebox/value';
 import { call } from '../support/app.js';
 import { bootOnAllFakes } from '../support/fakes.js';
-import { EXAMPLE_REPORT, FAKE_TELEMETRY_DSN } from '../support/fake-routes/platform.js';
+import { exampleRequest } from '../support/example-requests.js';
+import { EXAMPLE_REPORT, EXAMPLE_REPORT_ID } from '../../routes/reports/examples.js';
 import { Detail, Overview } from '../../routes/status/schemas.js';
 import { UserInfo } from '../../routes/user/schemas.js';
 import { PROVIDERS } from '../../routes/status/providers.js';
@@ -20,19 +21,19 @@ before(async () => {
 after(() => close());
 
 test('configs: the eight booleans, every feature on with the demo settings', async () => {
-  const res = await call(app, '/api/configs');
+  const res = await call(app, exampleRequest('/api/configs'));
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), { map: true, ipInfo: true, ipChecking: true, ip2location: true, originalSite: false, cloudFlare: true, ipapiis: true, reportSharing: true });
 });
 
 test('repo-stars: {stars} as a number', async () => {
-  const res = await call(app, '/api/repo-stars');
+  const res = await call(app, exampleRequest('/api/repo-stars'));
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), { stars: 9120 });
 });
 
 test('service-status: every card has a light; every detail has components and incidents', async () => {
-  const res = await call(app, '/api/service-status');
+  const res = await call(app, exampleRequest('/api/service-status'));
   assert.equal(res.statusCode, 200);
   const overview = res.json();
   assert.ok(Value.Check(Overview, overview));
@@ -52,7 +53,7 @@ test('service-status: every card has a light; every detail has components and in
 });
 
 test('getuserinfo: every field the site reads; updateuserachievement: 2xx', async () => {
-  const info = await call(app, { method: 'GET', url: '/api/getuserinfo', headers: { authorization: 'Bearer demo-user' } });
+  const info = await call(app, exampleRequest('/api/getuserinfo'));
   assert.equal(info.statusCode, 200);
   const body = info.json();
   assert.ok(Value.Check(UserInfo, body));
@@ -63,23 +64,25 @@ test('getuserinfo: every field the site reads; updateuserachievement: 2xx', asyn
     assert.equal(typeof body.quota.features[feature].used, 'number', feature);
     assert.equal(typeof body.quota.features[feature].limit, 'number', feature);
   }
-  const unlock = await call(app, { method: 'PUT', url: '/api/updateuserachievement', payload: { achievement: 'JustInCase' } });
+  const unlock = await call(app, exampleRequest('/api/updateuserachievement', 'PUT'));
   assert.equal(unlock.statusCode, 200);
 });
 
-test('report: 201 {id, expiresAt}, then GET {expiresAt, report} as posted', async () => {
-  const created = await call(app, { method: 'POST', url: '/api/report', payload: { report: EXAMPLE_REPORT, ttlDays: 7 } });
+test('report: 201 {id, expiresAt}, then GET {expiresAt, report} as posted; the demo holds the example report', async () => {
+  const created = await call(app, exampleRequest('/api/report', 'POST'));
   assert.equal(created.statusCode, 201);
   const { id, expiresAt } = created.json();
   assert.match(id, /^[A-Za-z0-9_-]{22}$/);
   const read = await call(app, `/api/report/${id}`);
   assert.equal(read.statusCode, 200);
   assert.deepEqual(read.json(), { expiresAt, report: EXAMPLE_REPORT });
+  const held = await call(app, exampleRequest(`/api/report/${EXAMPLE_REPORT_ID}`));
+  assert.equal(held.statusCode, 200);
+  assert.deepEqual(held.json().report, EXAMPLE_REPORT);
 });
 
 test('monitoring: the ingest\'s answer as received', async () => {
-  const envelope = [JSON.stringify({ dsn: FAKE_TELEMETRY_DSN }), JSON.stringify({ type: 'event' }), JSON.stringify({ level: 'error' }), ''].join('\n');
-  const res = await call(app, { method: 'POST', url: '/api/monitoring', payload: envelope, headers: { 'content-type': 'text/plain;charset=UTF-8' } });
+  const res = await call(app, exampleRequest('/api/monitoring', 'POST'));
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), { id: '9ec79c33ec9942ab8353589fcb2e04dc' });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { FakeUpstream, fixture } from '../support/fake-upstream.js';
-import { FAKE_TELEMETRY_DSN } from '../support/fake-routes/platform.js';
+import { EXAMPLE_TELEMETRY_DSN } from '../../routes/telemetry/examples.js';
 import { startServer, stopServer, type Running } from '../support/real-server.js';
 import { MAX_EVENT_BYTES, MAX_ITEMS } from '../../routes/telemetry/envelope.js';
 
@@ -34,7 +34,7 @@ let server: Running;
 before(async () => {
   fake = await FakeUpstream.start();
   fake.on('POST', INGEST_HOST, /./, { json: fixture(INGEST_HOST, 'envelope-accepted.json') });
-  server = await startServer({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, TELEMETRY_DSN_FRONTEND: FAKE_TELEMETRY_DSN });
+  server = await startServer({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, TELEMETRY_DSN_FRONTEND: EXAMPLE_TELEMETRY_DSN });
 });
 after(async () => {
   await stopServer(server);
@@ -50,12 +50,12 @@ async function post(body: Buffer): Promise<{ status: number; body: string; cpu: 
 }
 
 test('warm-up: an ordinary envelope is relayed', async () => {
-  const res = await post(Buffer.from(`${header(FAKE_TELEMETRY_DSN)}\n{"type":"event"}\n{"level":"error"}\n`));
+  const res = await post(Buffer.from(`${header(EXAMPLE_TELEMETRY_DSN)}\n{"type":"event"}\n{"level":"error"}\n`));
   assert.equal(res.status, 200);
 });
 
 test(`10 MB of tiny items for the right DSN: 400 after at most ${MAX_ITEMS} items, within the CPU budget`, async () => {
-  const body = tinyItems(FAKE_TELEMETRY_DSN);
+  const body = tinyItems(EXAMPLE_TELEMETRY_DSN);
   assert.ok(body.length > 9 * 1024 * 1024 && body.length <= TEN_MB);
   const relayed = fake.requestsTo(INGEST_HOST).length;
   const res = await post(body);
@@ -74,7 +74,7 @@ test('10 MB of tiny items for another DSN: 403 from the header line alone, withi
 test('a 10 MB attachment is relayed byte for byte, within the CPU budget', async () => {
   const size = TEN_MB - 1024;
   const attachment = Buffer.alloc(size, 0xab);
-  const body = Buffer.concat([Buffer.from(`${header(FAKE_TELEMETRY_DSN)}\n${JSON.stringify({ type: 'attachment', length: size })}\n`), attachment, Buffer.from('\n')]);
+  const body = Buffer.concat([Buffer.from(`${header(EXAMPLE_TELEMETRY_DSN)}\n${JSON.stringify({ type: 'attachment', length: size })}\n`), attachment, Buffer.from('\n')]);
   const res = await post(body);
   assert.equal(res.status, 200);
   const relayed = fake.requestsTo(INGEST_HOST).at(-1)!.body;
@@ -84,8 +84,8 @@ test('a 10 MB attachment is relayed byte for byte, within the CPU budget', async
 
 test('more than one event, or an event over 1 MB, is refused as an invalid envelope', async () => {
   const event = '{"level":"error"}';
-  const two = Buffer.from(`${header(FAKE_TELEMETRY_DSN)}\n{"type":"event"}\n${event}\n{"type":"event"}\n${event}\n`);
+  const two = Buffer.from(`${header(EXAMPLE_TELEMETRY_DSN)}\n{"type":"event"}\n${event}\n{"type":"event"}\n${event}\n`);
   assert.equal((await post(two)).status, 400);
   const big = JSON.stringify({ level: 'error', extra: 'x'.repeat(MAX_EVENT_BYTES) });
-  assert.equal((await post(Buffer.from(`${header(FAKE_TELEMETRY_DSN)}\n{"type":"event"}\n${big}\n`))).status, 400);
+  assert.equal((await post(Buffer.from(`${header(EXAMPLE_TELEMETRY_DSN)}\n{"type":"event"}\n${big}\n`))).status, 400);
 });

@@ -4,12 +4,12 @@ import { randomBytes } from 'node:crypto';
 import { FakeUpstream, fixture } from '../support/fake-upstream.js';
 import { buildTestApi, buildTestApiWith, call } from '../support/app.js';
 import { heldAtLeast, overHttp, slowDownProbe } from '../support/over-http.js';
-import { FAKE_TELEMETRY_DSN } from '../support/fake-routes/platform.js';
+import { EXAMPLE_TELEMETRY_DSN } from '../../routes/telemetry/examples.js';
 import { parseEnvelope } from '../../routes/telemetry/envelope.js';
 
 const INGEST_HOST = 'o0.ingest.sentry.io';
 const INGEST_PATH = '/api/0/envelope/';
-const DSN = FAKE_TELEMETRY_DSN;
+const DSN = EXAMPLE_TELEMETRY_DSN;
 
 let fake: FakeUpstream;
 before(async () => {

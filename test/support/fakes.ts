@@ -9,7 +9,8 @@ import { FakeWhois } from './fake-whois.js';
 import { registerAllFakeRoutes } from './fake-routes/index.js';
 import { registerExampleCom } from './fake-routes/dnsresolver.js';
 import { registerWhoisReplies } from './fake-routes/whois.js';
-import { FAKE_KV_ENV, FAKE_TELEMETRY_DSN } from './fake-routes/platform.js';
+import { FAKE_KV_ENV } from './fake-routes/platform.js';
+import { EXAMPLE_TELEMETRY_DSN } from '../../routes/telemetry/examples.js';
 import { FAKE_MAP_ENV, FAKE_PRIVATE_ENV } from './fake-routes/network-tools.js';
 
 // Placeholders for the keys the fakes do not check: a set key switches its feature on.
@@ -48,7 +49,7 @@ export async function startAllFakes(): Promise<AllFakes> {
       ...FAKE_KV_ENV,
       ...FAKE_MAP_ENV,
       ...FAKE_PRIVATE_ENV,
-      TELEMETRY_DSN_FRONTEND: FAKE_TELEMETRY_DSN,
+      TELEMETRY_DSN_FRONTEND: EXAMPLE_TELEMETRY_DSN,
       UPSTREAM_OVERRIDE_ORIGIN: http.origin,
       DNS_OVERRIDE_SERVER: dns.address,
       WHOIS_OVERRIDE_SERVER: whois.address,

@@ -1,7 +1,7 @@
 import type { FakeUpstream, Recorded } from '../fake-upstream.js';
 import { fixture } from '../fake-upstream.js';
 import { maxmindArchive, serveMaxmind } from '../fake-maxmind.js';
-import { PRIVATE_API_HOST } from './network-tools.js';
+import { EXAMPLE_PRIVATE_API_HOST as PRIVATE_API_HOST } from '../../../routes/example-request.js';
 import { asnDatabase, cityDatabase } from '../sample-geo-databases.js';
 
 const V6 = '2a01:4f8:c0c:1234::1';

@@ -1,4 +1,5 @@
 import { PROVIDERS } from '../../../routes/status/providers.js';
+import { EXAMPLE_REPORT, EXAMPLE_REPORT_ID } from '../../../routes/reports/examples.js';
 import { FakeKv } from '../fake-kv.js';
 import { fixture, type FakeUpstream } from '../fake-upstream.js';
 
@@ -7,31 +8,6 @@ export const FAKE_KV_ENV = {
   RADAR_API_KEY: 'fake-radar-token',
   KV_ACCOUNT_ID: '023e105f4ecef8ad9ca31a8372d0c353',
   KV_NAMESPACE_ID: '0f2ac74b498b48028cb68387c421e279',
-};
-
-/** The report body of the frontend contract's example, as the page posts it (one IP card). */
-export const EXAMPLE_REPORT = {
-  v: 1,
-  generatedAt: '2026-11-24T12:30:00.000Z',
-  origin: 'localhost',
-  locale: 'en',
-  sections: {
-    ipinfo: {
-      testedAt: '2026-11-24T12:29:41.000Z',
-      cards: [
-        {
-          source: 'IPCheck.ing IPv4',
-          ip: '8.8.8.8',
-          countryCode: '',
-          region: 'California',
-          city: 'Mountain View',
-          timezone: 'America/Los_Angeles',
-          asn: 'AS15169',
-          isp: 'Google LLC',
-        },
-      ],
-    },
-  },
 };
 
 /** A report after a full run of the page: every section, tail-masked addresses, nullable fields both ways. */
@@ -132,9 +108,6 @@ export const FULL_REPORT = {
   },
 };
 
-/** The telemetry DSN whose ingest the fake answers. */
-export const FAKE_TELEMETRY_DSN = 'https://d41d8cd98f00b204e9800998ecf8427e@o0.ingest.sentry.io/0';
-
 /**
  * Every provider's status page answers its own Statuspage fixtures
  * (test/fixtures/<host>/): lights of every colour, grouped and flat pages,
@@ -148,18 +121,23 @@ export function registerStatusPages(fake: FakeUpstream): void {
   }
 }
 
-/** The key-value store for FAKE_KV_ENV; a capacity keeps a long benchmark's writes bounded. */
+/**
+ * The key-value store for FAKE_KV_ENV, holding the example report under
+ * EXAMPLE_REPORT_ID for a year; a capacity keeps a long benchmark's writes bounded.
+ */
 export function registerFakeKv(fake: FakeUpstream): FakeKv {
-  return new FakeKv(fake, {
+  const kv = new FakeKv(fake, {
     accountId: FAKE_KV_ENV.KV_ACCOUNT_ID,
     namespaceId: FAKE_KV_ENV.KV_NAMESPACE_ID,
     token: FAKE_KV_ENV.RADAR_API_KEY,
     capacity: 10_000,
   });
+  const year = 365 * 24 * 60 * 60;
+  kv.set(EXAMPLE_REPORT_ID, JSON.stringify({ expiresAt: new Date(Date.now() + year * 1000).toISOString(), report: EXAMPLE_REPORT }), year);
+  return kv;
 }
 
 export function registerPlatformFakeRoutes(fake: FakeUpstream): void {
   registerStatusPages(fake);
   registerFakeKv(fake);
-  fake.on('POST', 'o0.ingest.sentry.io', '/api/0/envelope/', { json: fixture('o0.ingest.sentry.io', 'envelope-accepted.json') });
 }

@@ -29,7 +29,7 @@ async function answers(url: string): Promise<boolean> {
  */
 export async function startSite(): Promise<RunningSite> {
   const [api = 0, front = 0] = await freePorts(2);
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'test/support/demo.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     // Load shedding off: the browser and the service share a busy two-core machine, and a 503 there is no finding.

@@ -11,7 +11,7 @@ const LAST_LINE = 'Ctrl-C stops it.';
 
 test('npm run demo ends its start with a banner whose addresses and three curl examples work as printed', async (t) => {
   const [api, front] = (await freePorts(2)) as [number, number];
-  const demo = spawn(process.execPath, ['--import', 'tsx', 'test/support/demo.ts'], {
+  const demo = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
     cwd: APP_ROOT,
     env: { PATH: process.env.PATH ?? '', BACKEND_PORT: String(api), FRONTEND_PORT: String(front), LOG_FORMAT: 'json', LOAD_SHEDDING: 'false' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -4,10 +4,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { APP_ROOT } from '../../lib/app-root.js';
-import { startAllFakes } from './fakes.js';
-import { demoBanner } from './demo-banner.js';
-import { freePorts } from './free-ports.js';
+import { APP_ROOT } from '../lib/app-root.js';
+import { startAllFakes } from '../test/support/fakes.js';
+import { demoBanner } from './banner.js';
+import { freePorts } from '../test/support/free-ports.js';
 import { startVisitorProxy } from './visitor-proxy.js';
 
 // npm run demo: the real server.ts, every upstream answered by loopback fakes,

@@ -1,22 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ExampleRequest, UpstreamAnswer } from './example-request.js';
-import * as configs from './configs/index.js';
-import * as repoStars from './repo-stars/index.js';
-import * as asn from './asn/index.js';
-import * as whois from './whois/index.js';
-import * as dnsresolver from './dnsresolver/index.js';
-import * as serviceStatus from './status/index.js';
-import * as reports from './reports/index.js';
-import * as telemetry from './telemetry/index.js';
-import * as user from './user/index.js';
-import * as geo from './geo/index.js';
-import * as censorship from './censorship/index.js';
-import * as probeCountries from './probe-countries/index.js';
-import * as macchecker from './macchecker/index.js';
-import * as map from './map/index.js';
-import * as privateTools from './private-tools/index.js';
-import * as clientIp from './client-ip/index.js';
 
 /** A routes/<cap>/ folder as its index.ts exports it: the plugin, and the examples of its routes (examples.ts). */
 export interface Capability {
@@ -25,24 +9,27 @@ export interface Capability {
   upstreamAnswers?: readonly UpstreamAnswer[];
 }
 
-/** Every capability under /api; registering one here brings its examples to the demo, the sweeps and the benchmark. */
+/**
+ * Every capability under /api, one line each; registering one here brings its
+ * examples to the demo, the sweeps and the benchmark.
+ */
 export const CAPABILITIES: readonly Capability[] = [
-  configs,
-  repoStars,
-  asn,
-  whois,
-  dnsresolver,
-  serviceStatus,
-  reports,
-  telemetry,
-  user,
-  geo,
-  censorship,
-  probeCountries,
-  macchecker,
-  map,
-  privateTools,
-  clientIp,
+  await import('./configs/index.js'),
+  await import('./repo-stars/index.js'),
+  await import('./asn/index.js'),
+  await import('./whois/index.js'),
+  await import('./dnsresolver/index.js'),
+  await import('./status/index.js'),
+  await import('./reports/index.js'),
+  await import('./telemetry/index.js'),
+  await import('./user/index.js'),
+  await import('./geo/index.js'),
+  await import('./censorship/index.js'),
+  await import('./probe-countries/index.js'),
+  await import('./macchecker/index.js'),
+  await import('./map/index.js'),
+  await import('./private-tools/index.js'),
+  await import('./client-ip/index.js'),
 ];
 
 const routes: FastifyPluginAsync = async (app) => {

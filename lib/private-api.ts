@@ -1,6 +1,8 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../fastify.config.js';
-import { forwardableHeaders, type CallOptions, type Upstream, type UpstreamJson } from './upstream.js';
+import type { CallOptions, HeaderMap, Upstream, UpstreamJson } from './upstream.js';
+import { clientIp } from './client-ip.js';
 import { HttpError } from './http-error.js';
 
 export const API_KEY_MISSING = 'API key is missing';
@@ -16,15 +18,44 @@ export interface ForwardOptions {
   query?: Record<string, string | undefined>;
   method?: CallOptions['method'];
   body?: string;
-  /** Caller headers not to pass on, beyond the hop-by-hop ones. */
-  dropHeaders?: readonly string[];
+  /** Headers of ours, such as the Content-Type of `body`; they win over the caller's. */
   headers?: Record<string, string>;
+}
+
+// The caller's headers the private API gets, and no others (docs/network-tools.md,
+// "What the private API receives"): who the caller is (Authorization) and what
+// their browser says of itself (User-Agent, its client hints, Accept-Language),
+// what a profile lookup or a persona check can use. An allow-list, so a header describing a hop,
+// a proxy in front of us (Forwarded, X-Forwarded-Host, CF-*), a body we rewrote
+// (Content-Length, Content-Encoding) or a request undici refuses (Expect) can
+// never be passed on by being forgotten.
+const CALLER_HEADERS = ['authorization', 'accept-language', 'user-agent', 'sec-ch-ua', 'sec-ch-ua-mobile', 'sec-ch-ua-platform'] as const;
+
+/** The names the caller's Connection header lists: they belong to that hop alone (RFC 9110 §7.6.1). */
+function connectionOptions(connection: string | undefined): Set<string> {
+  return new Set((connection ?? '').split(',').map((name) => name.trim().toLowerCase()));
+}
+
+/**
+ * What a private API call carries of the caller's request: the allowed headers
+ * (less any the Connection header names), `X-Forwarded-For` holding only the
+ * address we resolved for the caller, never the list the caller sent, and our
+ * own `Accept`, since the answer is read as JSON whatever the caller accepts.
+ */
+export function privateApiHeaders(headers: IncomingHttpHeaders, callerIp: string): HeaderMap {
+  const hopOnly = connectionOptions(headers.connection);
+  const out: HeaderMap = { accept: 'application/json' };
+  for (const name of CALLER_HEADERS) {
+    if (headers[name] !== undefined && !hopOnly.has(name)) out[name] = headers[name];
+  }
+  if (callerIp) out['x-forwarded-for'] = callerIp;
+  return out;
 }
 
 /**
  * The site's private companion API (PRIVATE_API_ENDPOINT, key PRIVATE_API_KEY
- * sent as query `key`). Routes that use it forward the caller's own headers,
- * Authorization and Accept-Language included, as the spec asks.
+ * sent as query `key`). Routes that use it pass on the caller's headers the
+ * spec names (Authorization, Accept-Language, User-Agent) through privateApiHeaders.
  */
 export class PrivateApi {
   constructor(
@@ -47,12 +78,12 @@ export class PrivateApi {
     return `${this.config.PRIVATE_API_ENDPOINT}${path}?${params}`;
   }
 
-  /** Calls `path` with the caller's headers; the status and JSON body come back as they are. */
+  /** Calls `path` with privateApiHeaders of the caller's request; the status and JSON body come back as they are. */
   async forward(request: FastifyRequest, path: string, options: ForwardOptions = {}): Promise<UpstreamJson<unknown>> {
     this.assertConfigured();
     return this.upstream.json(this.url(path, options.query), {
       method: options.method ?? 'GET',
-      headers: { ...forwardableHeaders(request.headers, options.dropHeaders), ...options.headers },
+      headers: { ...privateApiHeaders(request.headers, clientIp(request)), ...options.headers },
       body: options.body,
     });
   }

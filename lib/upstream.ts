@@ -60,33 +60,6 @@ export class UpstreamError extends Error {
   }
 }
 
-// Headers that describe one hop or one encoding of a body; a forwarded request
-// gets its own. accept-encoding is dropped because bodies are read as plain text.
-const HOP_HEADERS = new Set([
-  'host',
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'content-length',
-  'accept-encoding',
-]);
-
-/** The caller's request headers, ready to be passed on, minus hop headers and `extraDrop`. */
-export function forwardableHeaders(headers: IncomingHttpHeaders, extraDrop: readonly string[] = []): HeaderMap {
-  const dropped = (name: string) => HOP_HEADERS.has(name) || extraDrop.some((h) => h.toLowerCase() === name);
-  const out: HeaderMap = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    if (value !== undefined && !dropped(lower)) out[lower] = value;
-  }
-  return out;
-}
-
 /** The host a call is meant for (not the override origin's); a URL that does not parse has none. */
 function hostOf(url: string): string {
   return URL.canParse(url) ? new URL(url).host : '';

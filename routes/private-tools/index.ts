@@ -124,7 +124,6 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
       const res = await forward(request, '/persona/evaluate', {
         method: 'POST',
         body: JSON.stringify(request.body),
-        dropHeaders: ['content-type'],
         headers: { 'content-type': 'application/json' },
       });
       return relay(request, reply, res, checkPersona);

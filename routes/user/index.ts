@@ -30,7 +30,6 @@ const user: FastifyPluginAsyncTypebox = async (app) => {
       const res = await api.forward(request, '/updateuserachievement', {
         method: 'PUT',
         body: JSON.stringify(request.body),
-        dropHeaders: ['content-type'],
         headers: { 'content-type': 'application/json' },
       });
       return reply.code(res.status).type(json).send(JSON.stringify(res.data));

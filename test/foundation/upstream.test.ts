@@ -5,7 +5,8 @@ import { loadConfig } from '../../fastify.config.js';
 import { pickKey } from '../../lib/keys.js';
 import { redactUrl } from '../../lib/logger.js';
 import { PRODUCT_NAME, PRODUCT_VERSION } from '../../lib/app-root.js';
-import { UPSTREAM_MAX_BODY_BYTES, Upstream, UpstreamError, forwardableHeaders } from '../../lib/upstream.js';
+import { UPSTREAM_MAX_BODY_BYTES, Upstream, UpstreamError } from '../../lib/upstream.js';
+import { privateApiHeaders } from '../../lib/private-api.js';
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
 
@@ -32,7 +33,7 @@ test('a caller-supplied User-Agent wins, also on header pass-through', async () 
   fake.on('GET', 'ua.example', '/b', { json: {} });
   await client().json('https://ua.example/b', { headers: { 'User-Agent': 'CallerAgent/1.0' } });
   const incoming = { 'user-agent': 'Browser/99', 'accept-language': 'de', host: 'api.local', 'content-length': '0', authorization: 'Bearer t' };
-  await client().json('https://ua.example/b', { headers: forwardableHeaders(incoming) });
+  await client().json('https://ua.example/b', { headers: privateApiHeaders(incoming, '203.0.113.1') });
   const [first, second] = fake.requestsTo('ua.example', '/b');
   assert.equal(first?.headers['user-agent'], 'CallerAgent/1.0');
   assert.equal(second?.headers['user-agent'], 'Browser/99');

@@ -25,10 +25,10 @@ export interface ForwardOptions {
 // The caller's headers the private API gets, and no others (docs/network-tools.md,
 // "What the private API receives"): who the caller is (Authorization) and what
 // their browser says of itself (User-Agent, its client hints, Accept-Language),
-// what a profile lookup or a persona check can use. An allow-list, so a header describing a hop,
-// a proxy in front of us (Forwarded, X-Forwarded-Host, CF-*), a body we rewrote
-// (Content-Length, Content-Encoding) or a request undici refuses (Expect) can
-// never be passed on by being forgotten.
+// which a profile lookup or a persona check can use. An allow-list, so a header
+// describing a hop, a proxy in front of us (Forwarded, X-Forwarded-Host, CF-*),
+// a body we rewrote (Content-Length, Content-Encoding) or a request undici
+// refuses (Expect) can never be passed on by being forgotten.
 const CALLER_HEADERS = ['authorization', 'accept-language', 'user-agent', 'sec-ch-ua', 'sec-ch-ua-mobile', 'sec-ch-ua-platform'] as const;
 
 /** The names the caller's Connection header lists: they belong to that hop alone (RFC 9110 §7.6.1). */

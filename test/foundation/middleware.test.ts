@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Type } from 'typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { CLIENT_IP, clientIp } from '../../lib/client-ip.js';
+import { UpstreamFailed, UpstreamTimeout, UpstreamUnreachable } from '../../lib/http-error.js';
 import { buildTestApiWith, call } from '../support/app.js';
 
 class Teapot extends Error {
@@ -21,6 +22,11 @@ const routes: FastifyPluginAsync = async (app) => {
   });
   app.get('/t/teapot', async () => {
     throw new Teapot('short and stout');
+  });
+  app.get('/t/upstream', { schema: { querystring: Type.Object({ kind: Type.String() }) }, config: { cacheTtl: 60 } }, async (request) => {
+    const { kind } = request.query as { kind: string };
+    const Failure = kind === 'failed' ? UpstreamFailed : kind === 'unreachable' ? UpstreamUnreachable : UpstreamTimeout;
+    throw new Failure('test upstream failed', { kind });
   });
   app.post('/t/body', async (request) => ({ size: JSON.stringify(request.body).length }));
   app.get('/t/ip', async (request) => ({ ip: clientIp(request) }));
@@ -65,18 +71,47 @@ test('an unknown /api route is a 404 JSON body', async () => {
   await app.close();
 });
 
-test('a thrown error is 500 {"error": message} without a stack; a status error keeps its status', async () => {
-  const { app } = await build();
+test('an unexpected error (a bug) is a fixed 500 {"error": "Internal server error"}, its text and stack only in the log', async () => {
+  const { app, logs } = await build();
   const res = await call(app, '/api/t/throw');
   assert.equal(res.statusCode, 500);
-  assert.deepEqual(res.json(), { error: 'boom went the upstream' });
+  assert.deepEqual(res.json(), { error: 'Internal server error' });
+  assert.ok(!res.body.includes('boom'), 'not its own text');
   assert.ok(!res.body.includes('at '), 'no stack frames');
+  const [logged, ...more] = logs.find('request failed');
+  assert.equal(more.length, 0, 'logged once');
+  assert.equal(logged!.level, 50);
+  assert.equal((logged!.err as { message: string }).message, 'boom went the upstream');
+  assert.match((logged!.err as { stack: string }).stack, /\n\s+at /);
+  await app.close();
+});
+
+test('a status error keeps its status and message; a bad JSON body is a 400 {error}', async () => {
+  const { app } = await build();
   const teapot = await call(app, '/api/t/teapot');
   assert.equal(teapot.statusCode, 418);
   assert.deepEqual(teapot.json(), { error: 'short and stout' });
   const badJson = await call(app, { method: 'POST', url: '/api/t/body', payload: '{"a":', headers: { 'content-type': 'application/json' } });
   assert.equal(badJson.statusCode, 400);
   assert.deepEqual(Object.keys(badJson.json()), ['error']);
+  await app.close();
+});
+
+test('a thrown upstream failure is answered with its status and the spec string, logged once as a warning', async () => {
+  const { app, logs } = await build();
+  for (const [kind, status, error] of [
+    ['failed', 502, 'Upstream error'],
+    ['unreachable', 502, 'Upstream fetch failed'],
+    ['timeout', 504, 'Upstream timeout'],
+  ] as const) {
+    const res = await call(app, `/api/t/upstream?kind=${kind}`);
+    assert.equal(res.statusCode, status, kind);
+    assert.deepEqual(res.json(), { error }, kind);
+    assert.equal(res.headers['cache-control'], 'no-store', kind);
+  }
+  const lines = logs.find('test upstream failed');
+  assert.deepEqual(lines.map((l) => [l.level, l.kind]), [[40, 'failed'], [40, 'unreachable'], [40, 'timeout']]);
+  assert.equal(logs.find('request failed').length, 0);
   await app.close();
 });
 

@@ -1,15 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { guarded } from '../../schemas/guarded.js';
 import { prefixGuard } from '../../schemas/guards.js';
-import { HttpError, UPSTREAM_ERROR } from '../../lib/http-error.js';
+import { isTimeout, UpstreamFailed, UpstreamTimeout } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { Nullable } from '../../schemas/nullable.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 import { historyRows, type RipeOrigin } from './history-rows.js';
 import { orgNames } from './org-names.js';
-
-/** The contract's answer when routing-history does not answer within the upstream timeout. */
-const UPSTREAM_TIMEOUT = 'Upstream timeout';
 
 const History = Type.Object({
   prefix: Type.String(),
@@ -31,8 +28,6 @@ type HistoryBody = Static<typeof History>;
 // RIPEstat leaves out announcements fewer peers saw; the rows drop them anyway (history-rows.ts).
 const MIN_PEERS_SEEING = '30';
 
-const isTimeout = (err: unknown) => (err as { name?: unknown } | null)?.name === 'AbortError';
-
 /** GET /api/asn-history?prefix=: the origin ASes that announced a prefix over time (RIPEstat routing-history). */
 const history: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, { datasets }) => {
   app.get(
@@ -43,28 +38,17 @@ const history: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app
     },
     async (request): Promise<HistoryBody> => {
       // The prefix guard has already checked it (plugins/guards.ts).
-      const prefix = request.query.prefix as string;
+      const { prefix } = request.query;
       const params = new URLSearchParams({ resource: prefix, sourceapp: app.config.ROUTING_SOURCE_APP, min_peers_seeing: MIN_PEERS_SEEING });
       let res;
       try {
         res = await app.upstream.json<{ data?: { by_origin?: unknown } }>(`https://stat.ripe.net/data/routing-history/data.json?${params}`);
       } catch (err) {
-        if (isTimeout(err)) {
-          request.log.warn({ prefix }, 'routing-history timed out');
-          throw new HttpError(504, UPSTREAM_TIMEOUT);
-        }
-        request.log.warn({ err, prefix }, 'routing-history request failed');
-        throw new HttpError(502, UPSTREAM_ERROR);
+        throw isTimeout(err) ? new UpstreamTimeout('routing-history timed out', { prefix }) : new UpstreamFailed('routing-history request failed', { err, prefix });
       }
-      if (res.status < 200 || res.status >= 300) {
-        request.log.warn({ status: res.status, prefix }, 'routing-history answered non-2xx');
-        throw new HttpError(502, UPSTREAM_ERROR);
-      }
+      if (res.status < 200 || res.status >= 300) throw new UpstreamFailed('routing-history answered non-2xx', { status: res.status, prefix });
       const origins = res.data?.data?.by_origin;
-      if (!Array.isArray(origins)) {
-        request.log.warn({ prefix }, 'routing-history answered without data.by_origin');
-        throw new HttpError(502, UPSTREAM_ERROR);
-      }
+      if (!Array.isArray(origins)) throw new UpstreamFailed('routing-history answered without data.by_origin', { prefix });
       const rows = historyRows(origins as RipeOrigin[]);
       const names = await orgNames(
         { upstream: app.upstream, sourceApp: app.config.ROUTING_SOURCE_APP, datasets, log: request.log },

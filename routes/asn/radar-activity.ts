@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { HttpError } from '../../lib/http-error.js';
+import { UpstreamFailure } from '../../lib/http-error.js';
 import { Nullable } from '../../schemas/nullable.js';
 import { num, radarGet, RADAR_FAILED, type RadarContext } from './radar-client.js';
 
@@ -22,8 +22,7 @@ export async function countryActivity(ctx: RadarContext, country: string): Promi
   try {
     result = await radarGet<{ serie_0?: { timestamps?: unknown; values?: unknown } }>(ctx.upstream, ctx.key, 'http/timeseries', { ...ACTIVITY_QUERY, location: country });
   } catch (err) {
-    ctx.log.warn({ err }, 'radar request failed');
-    throw new HttpError(500, RADAR_FAILED);
+    throw new UpstreamFailure(500, RADAR_FAILED, 'radar request failed', { err });
   }
   const timestamps = Array.isArray(result.serie_0?.timestamps) ? result.serie_0.timestamps : [];
   const values = Array.isArray(result.serie_0?.values) ? result.serie_0.values : [];

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { HttpError } from '../../lib/http-error.js';
+import { UpstreamFailure } from '../../lib/http-error.js';
 import { Nullable } from '../../schemas/nullable.js';
 import { num, numbers, radarGet, RADAR_FAILED, str, type RadarContext } from './radar-client.js';
 
@@ -110,7 +110,7 @@ export async function asnProfile(ctx: RadarContext, asn: number): Promise<AsnPro
       ctx.log.warn({ err: s.reason, segment: name, asn }, 'radar segment failed');
     }
   });
-  if (missing.length === names.length) throw new HttpError(500, RADAR_FAILED);
+  if (missing.length === names.length) throw new UpstreamFailure(500, RADAR_FAILED, 'every radar segment failed', { asn });
 
   let relationships: Relationships | null = got.relationships ?? null;
   if (!relationships) {

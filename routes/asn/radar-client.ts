@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Upstream } from '../../lib/upstream.js';
 import { UpstreamError } from '../../lib/upstream.js';
+import { INTERNAL_ERROR } from '../../lib/http-error.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 
 /** What a radar view needs to answer one request. */
@@ -11,8 +12,8 @@ export interface RadarContext {
   log: FastifyBaseLogger;
 }
 
-/** MyIP's answer, which the frontend contract names, when a view's Radar sources all fail. */
-export const RADAR_FAILED = 'Internal server error';
+/** The frontend contract's answer when a view's Radar sources all fail: the same as a bug's. */
+export const RADAR_FAILED = INTERNAL_ERROR;
 
 // Cloudflare Radar: every answer is `{success, errors, result}`.
 const RADAR = 'https://api.cloudflare.com/client/v4/radar/';

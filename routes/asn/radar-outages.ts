@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { HttpError } from '../../lib/http-error.js';
+import { UpstreamFailure } from '../../lib/http-error.js';
 import { Nullable } from '../../schemas/nullable.js';
 import { radarGet, RADAR_FAILED, str, type RadarContext } from './radar-client.js';
 import { StringEnum } from './string-enum.js';
@@ -147,8 +147,7 @@ export async function outagesFeed(ctx: RadarContext): Promise<OutagesBody> {
     radarGet<{ trafficAnomalies?: unknown }>(ctx.upstream, ctx.key, 'traffic_anomalies', ANOMALIES_QUERY),
   ]);
   if (outages.status === 'rejected' && anomalies.status === 'rejected') {
-    ctx.log.warn({ outagesErr: outages.reason, anomaliesErr: anomalies.reason }, 'both radar outage sources failed');
-    throw new HttpError(500, RADAR_FAILED);
+    throw new UpstreamFailure(500, RADAR_FAILED, 'both radar outage sources failed', { outagesErr: outages.reason, anomaliesErr: anomalies.reason });
   }
   if (outages.status === 'rejected') ctx.log.warn({ err: outages.reason, source: 'annotations/outages' }, 'radar outage source failed');
   if (anomalies.status === 'rejected') ctx.log.warn({ err: anomalies.reason, source: 'traffic_anomalies' }, 'radar outage source failed');

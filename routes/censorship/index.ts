@@ -1,7 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { guarded } from '../../schemas/guarded.js';
 import { domainGuard } from '../../schemas/guards.js';
-import { UPSTREAM_ERROR } from '../../lib/http-error.js';
+import { UpstreamFailed } from '../../lib/http-error.js';
+import { UpstreamError } from '../../lib/upstream.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 
 const WINDOW_DAYS = 30;
@@ -124,7 +125,7 @@ const censorship: FastifyPluginAsyncTypebox = async (app) => {
   const fetchRows = async (domain: string, since: string, until: string): Promise<OoniRow[]> => {
     const params = new URLSearchParams({ domain, since, until, axis_x: 'probe_cc', axis_y: 'blocking_type', test_name: 'web_connectivity' });
     const data = await app.upstream.okJson<{ result?: unknown }>(`https://api.ooni.io/api/v1/aggregation?${params}`);
-    if (!Array.isArray(data.result)) throw new Error('OONI answered without a result array');
+    if (!Array.isArray(data.result)) throw new UpstreamError('OONI answered without a result array');
     return data.result.filter((r): r is OoniRow => typeof r === 'object' && r !== null);
   };
 
@@ -137,17 +138,17 @@ const censorship: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { cacheTtl: 24 * 60 * 60 },
     },
-    async (request, reply) => {
+    async (request) => {
       const { since, until } = measurementWindow(new Date());
       // The domain guard has checked and lower-cased it (plugins/guards.ts).
-      const names = variants(request.query.domain as string);
+      const names = variants(request.query.domain);
       const results = await Promise.allSettled(names.map((name) => fetchRows(name, since, until)));
       const answered: OoniRow[][] = [];
       results.forEach((result, i) => {
         if (result.status === 'fulfilled') answered.push(result.value);
         else request.log.warn({ err: result.reason, domain: names[i] }, 'OONI aggregation failed for one variant');
       });
-      if (answered.length === 0) return reply.code(502).send({ error: UPSTREAM_ERROR });
+      if (answered.length === 0) throw new UpstreamFailed('OONI aggregation failed for every variant', { domain: names[0] });
       return {
         domain: names[0],
         since,

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { FastifyRequest } from 'fastify';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { fromAppRoot } from '../../lib/app-root.js';
 import { guarded } from '../../schemas/guarded.js';
@@ -11,6 +10,7 @@ import { ipApi, ip2location, ipSb, ipapiIs, ipinfo, localLookup, privateIpinfo }
 import { timezoneAt, warmTimezones } from './timezone.js';
 import { AdvancedData } from './advanced-data.js';
 import { ErrorBody } from '../../schemas/error-body.js';
+import { withUpstreamReason } from '../../lib/http-error.js';
 
 const DATABASE_NOT_LOADED = 'Geolocation database is not loaded';
 
@@ -27,8 +27,8 @@ const IpLangQuery = Type.Object({ ip: guarded(publicIpGuard), lang: Lang });
 const PrivateRecord = Type.Object({ ...GeoRecordFields, advancedData: AdvancedData });
 const KeyedBRecord = Type.Object({ ...GeoRecordFields, isHosting: Type.Boolean(), isProxy: Type.Boolean() });
 
-// The guard hook has checked `ip` before any handler runs; Unsafe schemas type as unknown.
-const q = (request: FastifyRequest) => request.query as { ip: string; lang?: unknown };
+// The spec's answer to a failed source: 500 with the failure's own message.
+const sourceFailed = withUpstreamReason('geo source failed');
 
 /** Appends the timezone found at the record's own coordinates (only ever on a success). */
 async function withTimezone<T extends GeoBase>(base: T): Promise<T & { timezone: string | null }> {
@@ -77,23 +77,23 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
   const cached = { cacheTtl: ONE_DAY };
 
   app.get('/geo-keyed-a', { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, async (request) =>
-    withTimezone(await ipinfo(app, q(request).ip)),
+    withTimezone(await ipinfo(app, request.query.ip).catch(sourceFailed)),
   );
 
   app.get('/geo-free-a', { schema: { querystring: IpLangQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, async (request) =>
-    withTimezone(await ipApi(app, q(request).ip, forwardedLang(q(request).lang))),
+    withTimezone(await ipApi(app, request.query.ip, forwardedLang(request.query.lang)).catch(sourceFailed)),
   );
 
   app.get('/geo-free-b', { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, async (request) =>
-    withTimezone(await ipSb(app, q(request).ip)),
+    withTimezone(await ipSb(app, request.query.ip).catch(sourceFailed)),
   );
 
   app.get('/geo-keyed-b', { schema: { querystring: IpQuery, response: { 200: KeyedBRecord, ...errors } }, config: cached }, async (request) =>
-    withTimezone(await ipapiIs(app, q(request).ip)),
+    withTimezone(await ipapiIs(app, request.query.ip).catch(sourceFailed)),
   );
 
   app.get('/geo-keyed-c', { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, async (request) =>
-    withTimezone(await ip2location(app, q(request).ip)),
+    withTimezone(await ip2location(app, request.query.ip).catch(sourceFailed)),
   );
 
   // Not an async function: returning withTimezone's promise as it is spares the
@@ -101,11 +101,11 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
   app.get('/geo-local', { schema: { querystring: IpLangQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, (request, reply) => {
     const city = databases.city;
     if (!city) return void reply.code(503).send({ error: DATABASE_NOT_LOADED });
-    return withTimezone(localLookup(databases, city, q(request).ip, normaliseLang(q(request).lang)));
+    return withTimezone(localLookup(databases, city, request.query.ip, normaliseLang(request.query.lang)));
   });
 
   app.get('/geo-private', { schema: { querystring: IpLangQuery, response: { 200: PrivateRecord, ...errors } } }, async (request) =>
-    withTimezone(await privateIpinfo(app, request, q(request).ip, forwardedLang(q(request).lang))),
+    withTimezone(await privateIpinfo(app, request, request.query.ip, forwardedLang(request.query.lang)).catch(sourceFailed)),
   );
 };
 

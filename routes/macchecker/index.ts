@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { guarded, type Guard } from '../../schemas/guarded.js';
-import { UPSTREAM_ERROR } from '../../lib/http-error.js';
+import { UpstreamFailed } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 
 const NO_MAC = 'No MAC address provided';
@@ -90,7 +90,7 @@ const macchecker: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const mac = request.query.mac as string;
+      const { mac } = request.query;
       const key = app.config.MAC_LOOKUP_API_KEY;
       const url = `https://api.maclookup.app/v2/macs/${mac}${key ? `?${new URLSearchParams({ apiKey: key })}` : ''}`;
       let data: unknown;
@@ -98,13 +98,9 @@ const macchecker: FastifyPluginAsyncTypebox = async (app) => {
         // Any status: maclookup.app explains its own failures (its 429 included) in a JSON body with success false.
         data = (await app.upstream.json<unknown>(url)).data;
       } catch (err) {
-        request.log.warn({ err }, 'MAC vendor lookup failed');
-        return reply.code(502).send({ error: UPSTREAM_ERROR });
+        throw new UpstreamFailed('MAC vendor lookup failed', { err });
       }
-      if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-        request.log.warn('maclookup.app answered JSON that is not an object');
-        return reply.code(502).send({ error: UPSTREAM_ERROR });
-      }
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UpstreamFailed('maclookup.app answered JSON that is not an object');
       const body = data as Record<string, unknown>;
       if (body.success !== true) {
         request.log.warn({ upstreamError: body.error }, 'maclookup.app answered without success');

@@ -2,8 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { guarded, type Guard } from '../../schemas/guarded.js';
 import { pickKey } from '../../lib/keys.js';
 import { ApiKeyMissing } from '../../lib/private-api.js';
-import { UPSTREAM_ERROR, UPSTREAM_FETCH_FAILED } from '../../lib/http-error.js';
-import { UpstreamError } from '../../lib/upstream.js';
+import { UpstreamFailed, upstreamFailure } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 
 const ONE_YEAR = 365 * 24 * 60 * 60;
@@ -92,18 +91,16 @@ const map: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const key = pickKey(app.config.MAP_API_KEY);
       if (!key) throw new ApiKeyMissing();
-      const { latitude, longitude, language, CanvasMode } = request.query as { latitude: string; longitude: string; language: string; CanvasMode?: string };
+      const { latitude, longitude, language, CanvasMode } = request.query;
       let upstream;
       try {
         upstream = await app.upstream.bytes(staticMapUrl(latitude, longitude, language, CanvasMode === 'Dark', key), { maxBytes: MAX_IMAGE_BYTES });
       } catch (err) {
-        request.log.warn({ err }, 'static map fetch failed');
-        return reply.code(502).send({ error: err instanceof UpstreamError ? UPSTREAM_ERROR : UPSTREAM_FETCH_FAILED });
+        throw upstreamFailure(err, 'static map fetch failed');
       }
       const type = upstream.headers['content-type'];
       if (upstream.status < 200 || upstream.status >= 300 || typeof type !== 'string' || !type.startsWith('image/')) {
-        request.log.warn({ status: upstream.status, contentType: type }, 'static map upstream answered no image');
-        return reply.code(502).send({ error: UPSTREAM_ERROR });
+        throw new UpstreamFailed('static map upstream answered no image', { status: upstream.status, contentType: type });
       }
       return reply.header('content-type', type).send(upstream.bytes);
     },

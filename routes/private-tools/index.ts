@@ -4,7 +4,7 @@ import { Compile, type Validator } from 'typebox/compile';
 import { guarded, type Guard } from '../../schemas/guarded.js';
 import { ApiKeyMissing, PrivateApi, type ForwardOptions } from '../../lib/private-api.js';
 import { UpstreamError } from '../../lib/upstream.js';
-import { UPSTREAM_ERROR, UPSTREAM_FETCH_FAILED } from '../../lib/http-error.js';
+import { UPSTREAM_ERROR, UpstreamFailed, UpstreamUnreachable } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { InvisibilityResult, LeakSession, Pending, PersonaEvaluation, QuotaBody } from './schemas.js';
 
@@ -61,27 +61,27 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
   const api = new PrivateApi(app.upstream, app.config);
 
   // Missing settings stay the 500 of the spec. A refused connection, a timeout
-  // or a 2xx body that is not JSON gives undefined (answered 502); an error
+  // or a 2xx body that is not JSON is a 502 Upstream fetch failed; an error
   // status with a body that is not JSON keeps its status, without data.
-  const forward = async (request: FastifyRequest, path: string, options?: ForwardOptions): Promise<{ status: number; data?: unknown } | undefined> => {
+  const forward = async (request: FastifyRequest, path: string, options?: ForwardOptions): Promise<{ status: number; data?: unknown }> => {
     try {
       const { status, data } = await api.forward(request, path, options);
       return { status, data };
     } catch (err) {
       if (err instanceof ApiKeyMissing) throw err;
+      if (!(err instanceof UpstreamError && err.status !== undefined && err.status >= 400)) throw new UpstreamUnreachable('private API call failed', { err, path });
       request.log.warn({ err, path }, 'private API call failed');
-      if (err instanceof UpstreamError && err.status !== undefined && err.status >= 400) return { status: err.status };
-      return undefined;
+      return { status: err.status };
     }
   };
 
   // The status passes through; a 200 must hold what the site reads, or it is the private API's fault (502), not a blank panel.
-  const relay = (request: FastifyRequest, reply: FastifyReply, res: { status: number; data?: unknown } | undefined, contract: Validator) => {
-    if (!res) return reply.code(502).send({ error: UPSTREAM_FETCH_FAILED });
+  const relay = (reply: FastifyReply, res: { status: number; data?: unknown }, contract: Validator) => {
     if (res.status === 429) return reply.code(429).send(quotaBody(res.data));
     if (res.status === 200 && !contract.Check(res.data)) {
-      request.log.warn({ problems: contract.Errors(res.data).slice(0, 3).map((e) => `${e.instancePath} ${e.message}`) }, 'private API answer lacks what the site reads');
-      return reply.code(502).send({ error: UPSTREAM_ERROR });
+      throw new UpstreamFailed('private API answer lacks what the site reads', {
+        problems: contract.Errors(res.data).slice(0, 3).map((e) => `${e.instancePath} ${e.message}`),
+      });
     }
     return reply.code(res.status).send(res.data ?? { error: UPSTREAM_ERROR });
   };
@@ -96,8 +96,8 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const res = await forward(request, `/dnsleaktest/session/${encodeURIComponent(request.params.token as string)}`, { query: { lang: request.query.lang } });
-      return relay(request, reply, res, checkLeakSession);
+      const res = await forward(request, `/dnsleaktest/session/${encodeURIComponent(request.params.token)}`, { query: { lang: request.query.lang } });
+      return relay(reply, res, checkLeakSession);
     },
   );
 
@@ -110,9 +110,9 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const res = await forward(request, '/invisibility', { query: { id: request.query.id as string } });
-      if (res?.status === 404) return reply.code(200).send({ status: 'pending' });
-      return relay(request, reply, res, checkInvisibility);
+      const res = await forward(request, '/invisibility', { query: { id: request.query.id } });
+      if (res.status === 404) return reply.code(200).send({ status: 'pending' });
+      return relay(reply, res, checkInvisibility);
     },
   );
 
@@ -126,7 +126,7 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
         body: JSON.stringify(request.body),
         headers: { 'content-type': 'application/json' },
       });
-      return relay(request, reply, res, checkPersona);
+      return relay(reply, res, checkPersona);
     },
   );
 

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
-import { UPSTREAM_ERROR } from '../../lib/http-error.js';
+import { UpstreamFailed } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 
 /** The site's continent buckets, in the order its country picker shows them. */
@@ -52,15 +52,15 @@ const probeCountries: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/probe-countries',
     { schema: { response: { 200: Inventory, 502: ErrorBody } }, config: { cacheTtl: 7 * 24 * 60 * 60 } },
-    async (request, reply) => {
+    async () => {
+      let probes;
       try {
-        const probes = await app.upstream.okJson<unknown>('https://api.globalping.io/v1/probes', { maxBytes: PROBE_LIST_MAX_BYTES });
-        if (!Array.isArray(probes)) throw new Error('Globalping answered without a probe array');
-        return inventory(probes);
+        probes = await app.upstream.okJson<unknown>('https://api.globalping.io/v1/probes', { maxBytes: PROBE_LIST_MAX_BYTES });
       } catch (err) {
-        request.log.warn({ err }, 'Globalping probe list failed');
-        return reply.code(502).send({ error: UPSTREAM_ERROR });
+        throw new UpstreamFailed('Globalping probe list failed', { err });
       }
+      if (!Array.isArray(probes)) throw new UpstreamFailed('Globalping answered without a probe array');
+      return inventory(probes);
     },
   );
 };

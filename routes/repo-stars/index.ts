@@ -1,18 +1,22 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { withUpstreamReason } from '../../lib/http-error.js';
+import { UpstreamError } from '../../lib/upstream.js';
 
 /** `{stars}`: a number, as the site's badge needs. */
 const Stars = Type.Object({ stars: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
 
-/** GET /api/repo-stars: the project's stargazer count, fetched unauthenticated. */
+/** GET /api/repo-stars: the project's stargazer count, fetched unauthenticated; a failure is a 500 with its message, as on the geo routes. */
 const repoStars: FastifyPluginAsyncTypebox = async (app) => {
   const url = `https://api.github.com/repos/${app.config.REPO_STARS_REPOSITORY}`;
-  app.get('/repo-stars', { schema: { response: { 200: Stars } }, config: { cacheTtl: 24 * 60 * 60 } }, async () => {
-    const repo = await app.upstream.okJson<{ stargazers_count?: unknown }>(url, {
-      headers: { accept: 'application/vnd.github+json' },
-    });
-    if (typeof repo.stargazers_count !== 'number') throw new Error('Upstream answered without a star count');
-    return { stars: repo.stargazers_count };
-  });
+  const starCount = async () => {
+    const repo = await app.upstream.okJson<{ stargazers_count?: unknown }>(url, { headers: { accept: 'application/vnd.github+json' } });
+    if (typeof repo.stargazers_count !== 'number') throw new UpstreamError('Upstream answered without a star count');
+    return repo.stargazers_count;
+  };
+  const failed = withUpstreamReason('repository star count failed');
+  app.get('/repo-stars', { schema: { response: { 200: Stars } }, config: { cacheTtl: 24 * 60 * 60 } }, async () => ({
+    stars: await starCount().catch(failed),
+  }));
 };
 
 export default repoStars;

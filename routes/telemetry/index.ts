@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { clientIp } from '../../lib/client-ip.js';
 import { redactUrl } from '../../lib/logger.js';
+import { UpstreamFailure } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { envelopeHeader, ingestUrl, parseEnvelope, serialiseEnvelope, withVisitorIp } from './envelope.js';
 
@@ -62,13 +63,9 @@ const telemetry: FastifyPluginAsync = async (app) => {
           body: serialiseEnvelope(envelope),
         });
       } catch (err) {
-        request.log.warn({ err, url: redactUrl(target) }, 'telemetry relay failed');
-        return reply.code(502).send({ error: RELAY_FAILED });
+        throw new UpstreamFailure(502, RELAY_FAILED, 'telemetry relay failed', { err, url: redactUrl(target) });
       }
-      if (res.status >= 500) {
-        request.log.warn({ status: res.status, url: redactUrl(target) }, 'telemetry relay failed');
-        return reply.code(502).send({ error: RELAY_FAILED });
-      }
+      if (res.status >= 500) throw new UpstreamFailure(502, RELAY_FAILED, 'telemetry relay failed', { status: res.status, url: redactUrl(target) });
       for (const name of PASSED_HEADERS) {
         const value = res.headers[name];
         if (typeof value === 'string') reply.header(name, value);

@@ -1,6 +1,7 @@
-import type { FastifyTypeProviderDefault } from 'fastify';
+import type { FastifyRequest, FastifyTypeProviderDefault } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { PrivateApi } from '../../lib/private-api.js';
+import { PrivateApi, type ForwardOptions } from '../../lib/private-api.js';
+import { upstreamFailure } from '../../lib/http-error.js';
 import { AchievementUnlock, Passed, UnlockAnswer, UserInfo } from './schemas.js';
 
 /**
@@ -8,17 +9,23 @@ import { AchievementUnlock, Passed, UnlockAnswer, UserInfo } from './schemas.js'
  * companion API's `{endpoint}/getuserinfo` and `{endpoint}/updateuserachievement`,
  * called with the caller's headers (Authorization included). The upstream
  * status and JSON body pass through unchanged: the body is sent as the JSON
- * text it was, so the response schemas describe it without filtering it.
+ * text it was, so the response schemas describe it without filtering it. No
+ * answer is a 502 Upstream fetch failed, a body that is not JSON a 502 Upstream
+ * error, as on the other private-API routes.
  */
 const user: FastifyPluginAsyncTypebox = async (app) => {
   const api = new PrivateApi(app.upstream, app.config);
   const json = 'application/json; charset=utf-8';
+  const forward = (request: FastifyRequest, path: string, options?: ForwardOptions) =>
+    api.forward(request, path, options).catch((err: unknown) => {
+      throw upstreamFailure(err, 'private API call failed', { path });
+    });
 
   app.withTypeProvider<FastifyTypeProviderDefault>().get(
     '/getuserinfo',
     { schema: { response: { 200: UserInfo, default: Passed } } },
     async (request, reply) => {
-      const res = await api.forward(request, '/getuserinfo');
+      const res = await forward(request, '/getuserinfo');
       return reply.code(res.status).type(json).send(JSON.stringify(res.data));
     },
   );
@@ -27,7 +34,7 @@ const user: FastifyPluginAsyncTypebox = async (app) => {
     '/updateuserachievement',
     { schema: { body: AchievementUnlock, response: { 200: UnlockAnswer, default: Passed } } },
     async (request, reply) => {
-      const res = await api.forward(request, '/updateuserachievement', {
+      const res = await forward(request, '/updateuserachievement', {
         method: 'PUT',
         body: JSON.stringify(request.body),
         headers: { 'content-type': 'application/json' },

@@ -74,6 +74,24 @@ test('getuserinfo passes an upstream 401 through', async () => {
   await app.close();
 });
 
+test('an unreachable private API is 502 Upstream fetch failed, a body that is not JSON 502 Upstream error, logged once', async () => {
+  const { app, logs } = await buildTestApi(env());
+  fake.on('GET', HOST, '/v1/getuserinfo', { destroy: true });
+  const dropped = await call(app, '/api/getuserinfo');
+  assert.equal(dropped.statusCode, 502);
+  assert.deepEqual(dropped.json(), { error: 'Upstream fetch failed' });
+  fake.on('GET', HOST, '/v1/getuserinfo', { status: 503, body: '<html>maintenance</html>' });
+  const garbled = await call(app, '/api/getuserinfo');
+  assert.equal(garbled.statusCode, 502);
+  assert.deepEqual(garbled.json(), { error: 'Upstream error' });
+  assert.equal(garbled.headers['cache-control'], 'no-store');
+  const warnings = logs.find('private API call failed');
+  assert.deepEqual(warnings.map((l) => [l.level, l.path]), [[40, '/getuserinfo'], [40, '/getuserinfo']]);
+  assert.equal(logs.find('request failed').length, 0);
+  assert.ok(!logs.text.includes('private-secret'), 'the key never reaches a log line');
+  await app.close();
+});
+
 test('updateuserachievement PUTs {achievement} with the caller headers and passes the status through', async () => {
   fake.on('PUT', HOST, '/v1/updateuserachievement', { status: 202, json: fixture('private-api.example', 'updateuserachievement.json') });
   const { app } = await buildTestApi(env());

@@ -8,7 +8,7 @@ import { isPublicIp } from '../../lib/network/public-address.js';
 import { normaliseDomain } from '../../lib/network/domain-name.js';
 import { memoryCache } from '../../lib/memory-cache.js';
 import { ErrorBody } from '../../schemas/error-body.js';
-import { HttpError } from '../../lib/http-error.js';
+import { HttpError, UpstreamFailure, type LogFields } from '../../lib/http-error.js';
 import { domainQuery, queryWhois, referralServer, registrarServer, type WhoisAnswer } from './port43.js';
 import { whoisFields } from './fields.js';
 import { fetchRdap, RdapNotFound } from './rdap.js';
@@ -23,6 +23,13 @@ export const NOT_PUBLIC = 'Not a public IP address';
 export const NOT_FOUND = 'Not found in the registry';
 export const LOOKUP_FAILED = 'WHOIS lookup failed';
 export const noTldServer = (tld: string) => `No WHOIS or RDAP server for .${tld}`;
+
+/** 502 `WHOIS lookup failed`: every server that could answer failed. */
+class LookupFailed extends UpstreamFailure {
+  constructor(logMessage: string, logFields: LogFields) {
+    super(502, LOOKUP_FAILED, logMessage, logFields);
+  }
+}
 
 const IANA_WHOIS = 'whois.iana.org';
 const TLD_CACHE_MS = 24 * 60 * 60 * 1000;
@@ -136,15 +143,14 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
       if (Object.keys(answer).length > 0) return answer;
     }
     const base = bootstrap.baseForTld(tld);
-    if (!base) throw registry || ianaFailed ? new HttpError(502, LOOKUP_FAILED) : new HttpError(404, noTldServer(tld));
+    if (!base) throw registry || ianaFailed ? new LookupFailed('no WHOIS answer and no RDAP server', { domain }) : new HttpError(404, noTldServer(tld));
     try {
       const { server, data } = await fetchRdap(app.upstream, bootstrap, `${base}domain/${domain}`);
       if (!HOST_KEY.test(server)) throw new Error(`RDAP server name ${server} is not one the site shows`);
       return { [server]: { ...data, __raw: domainText(data, domain) } };
     } catch (err) {
       if (err instanceof RdapNotFound) throw new HttpError(404, NOT_FOUND);
-      log.warn({ err, domain }, 'RDAP lookup failed');
-      throw new HttpError(502, LOOKUP_FAILED);
+      throw new LookupFailed('RDAP lookup failed', { err, domain });
     }
   }
 
@@ -174,7 +180,7 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
     } catch (err) {
       log.warn({ err, ip }, 'WHOIS lookup failed');
     }
-    throw unregistered ? new HttpError(404, NOT_FOUND) : new HttpError(502, LOOKUP_FAILED);
+    throw unregistered ? new HttpError(404, NOT_FOUND) : new LookupFailed('neither RDAP nor WHOIS answered', { ip });
   }
 
   app.get(

@@ -1,7 +1,8 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { UpstreamFailure } from '../../lib/http-error.js';
 import { Nullable } from '../../schemas/nullable.js';
-import { num, radarGet, RADAR_FAILED, type RadarContext } from './radar-client.js';
+import { radarGet, RADAR_FAILED, type RadarContext } from './radar-client.js';
+import { finiteNumber } from '../../lib/json-values.js';
 
 export const Activity = Type.Object({
   view: Type.Literal('activity'),
@@ -33,7 +34,7 @@ export async function countryActivity(ctx: RadarContext, country: string): Promi
     const date = at.toISOString().slice(0, 10);
     let hours = days.get(date);
     if (!hours) days.set(date, (hours = new Array<number | null>(24).fill(null)));
-    hours[at.getUTCHours()] = num(values[i]);
+    hours[at.getUTCHours()] = finiteNumber(values[i]);
   });
   return {
     view: 'activity',

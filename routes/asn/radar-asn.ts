@@ -1,7 +1,8 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { UpstreamFailure } from '../../lib/http-error.js';
 import { Nullable } from '../../schemas/nullable.js';
-import { num, numbers, radarGet, RADAR_FAILED, str, type RadarContext } from './radar-client.js';
+import { numbers, radarGet, RADAR_FAILED, type RadarContext } from './radar-client.js';
+import { finiteNumber, nonEmptyString } from '../../lib/json-values.js';
 
 // A flat field is absent, never null, when its segment failed or Radar gave no usable value.
 const Text = Type.Optional(Type.String());
@@ -44,7 +45,7 @@ type Relationships = NonNullable<AsnProfileBody['relationships']>;
 const USERS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 function percent(value: unknown): string | undefined {
-  const n = num(value);
+  const n = finiteNumber(value);
   return n === null ? undefined : `${n.toFixed(2)}%`;
 }
 
@@ -91,8 +92,8 @@ export async function asnProfile(ctx: RadarContext, asn: number): Promise<AsnPro
     deviceType: summary('device_type'),
     botClass: summary('bot_class'),
     prefixes: radarGet<{ stats?: Record<string, unknown> }>(upstream, key, 'bgp/routes/stats', { asn: String(asn), format: 'json' }).then((r) => ({
-      ipv4: num(r.stats?.distinct_prefixes_ipv4),
-      ipv6: num(r.stats?.distinct_prefixes_ipv6),
+      ipv4: finiteNumber(r.stats?.distinct_prefixes_ipv4),
+      ipv6: finiteNumber(r.stats?.distinct_prefixes_ipv6),
     })),
     relationships: radarGet<{ rels?: RadarRel[] }>(upstream, key, `entities/asns/${asn}/rel`, { format: 'json' }).then((r) => countRels(asn, r.rels)),
     speed: radarGet<{ summary_0?: unknown }>(upstream, key, 'quality/speed/summary', { asn: String(asn), format: 'json' }).then((r) => numbers(r.summary_0)),
@@ -120,10 +121,10 @@ export async function asnProfile(ctx: RadarContext, asn: number): Promise<AsnPro
   const body: AsnProfileBody = { prefixes: got.prefixes ?? null, relationships, speed: got.speed ?? null, missing };
   const entity = got.entity;
   if (entity) {
-    body.asnName = str(entity.name) ?? undefined;
-    body.asnCountryCode = str(entity.country) ?? undefined;
-    body.asnOrgName = str(entity.orgName) ?? undefined;
-    const users = num(entity.estimatedUsers?.estimatedUsers);
+    body.asnName = nonEmptyString(entity.name) ?? undefined;
+    body.asnCountryCode = nonEmptyString(entity.country) ?? undefined;
+    body.asnOrgName = nonEmptyString(entity.orgName) ?? undefined;
+    const users = finiteNumber(entity.estimatedUsers?.estimatedUsers);
     if (users !== null) body.estimatedUsers = USERS.format(users);
   }
   body.IPv4_Pct = percent(got.ipVersion?.IPv4);

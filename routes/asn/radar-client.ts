@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Upstream } from '../../lib/upstream.js';
 import { UpstreamError } from '../../lib/upstream.js';
 import { INTERNAL_ERROR } from '../../lib/http-error.js';
+import { finiteNumber } from '../../lib/json-values.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 
 /** What a radar view needs to answer one request. */
@@ -40,17 +41,8 @@ export function numbers(record: unknown): Record<string, number> | null {
   if (!record || typeof record !== 'object') return null;
   const out: Record<string, number> = {};
   for (const [name, value] of Object.entries(record)) {
-    const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-    if (Number.isFinite(n)) out[name] = n;
+    const n = finiteNumber(value);
+    if (n !== null) out[name] = n;
   }
   return Object.keys(out).length ? out : null;
-}
-
-export function str(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null;
-}
-
-export function num(value: unknown): number | null {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  return Number.isFinite(n) ? n : null;
 }

@@ -1,7 +1,8 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { UpstreamFailure } from '../../lib/http-error.js';
 import { Nullable } from '../../schemas/nullable.js';
-import { radarGet, RADAR_FAILED, str, type RadarContext } from './radar-client.js';
+import { radarGet, RADAR_FAILED, type RadarContext } from './radar-client.js';
+import { nonEmptyString } from '../../lib/json-values.js';
 import { StringEnum } from './string-enum.js';
 
 const OutageEvent = Type.Object({
@@ -76,7 +77,7 @@ function countryCodes(details: Details[], fallback: unknown): string[] {
 function asnEntry(detail: Details | undefined): Event['asns'][number] | null {
   const asn = Number(detail?.asn);
   if (!Number.isInteger(asn) || asn <= 0) return null;
-  return { asn, name: str(detail?.name) ?? '' };
+  return { asn, name: nonEmptyString(detail?.name) ?? '' };
 }
 
 function asnEntries(details: Details[], fallback: unknown): Event['asns'] {
@@ -90,14 +91,14 @@ function fromOutage(a: RadarOutage): Event | null {
     kind: 'outage',
     id: `o-${a.id}`,
     startDate: a.startDate,
-    endDate: str(a.endDate),
+    endDate: nonEmptyString(a.endDate),
     locations: countryCodes(list(a.locationsDetails), a.locations),
     asns: asnEntries(list(a.asnsDetails), a.asns),
-    cause: str(a.outage?.outageCause) ?? 'UNKNOWN',
-    level: str(a.outage?.outageType),
-    description: str(a.description),
-    scope: str(a.scope),
-    linkedUrl: str(a.linkedUrl),
+    cause: nonEmptyString(a.outage?.outageCause) ?? 'UNKNOWN',
+    level: nonEmptyString(a.outage?.outageType),
+    description: nonEmptyString(a.description),
+    scope: nonEmptyString(a.scope),
+    linkedUrl: nonEmptyString(a.linkedUrl),
   };
 }
 
@@ -108,7 +109,7 @@ function fromAnomaly(a: RadarAnomaly): Event | null {
     kind: 'anomaly',
     id: `a-${a.uuid}`,
     startDate: a.startDate,
-    endDate: str(a.endDate),
+    endDate: nonEmptyString(a.endDate),
     locations: countryCodes(a.locationDetails ? [a.locationDetails] : [], undefined),
     asns: asn ? [asn] : [],
     cause: null,

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { num, obj } from './normalise.js';
+import { obj } from './normalise.js';
+import { finiteNumber } from '../../lib/json-values.js';
 
 const GatedState = Type.Union([Type.Literal('sign_in_required'), Type.Literal('quota_exceeded')]);
 type GatedState = Static<typeof GatedState>;
@@ -44,7 +45,7 @@ export function advancedData(raw: unknown): AdvancedData {
   const data = obj(raw);
   const state = KEYS.map((key) => data[key]).find(isGated);
   if (state) return gated(state);
-  const score = num(data.score);
+  const score = finiteNumber(data.score);
   const tags = obj(data.tags);
   const operatorType = given(data.operatorType);
   return {

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Type, type Static } from 'typebox';
 import countries from 'i18n-iso-countries';
 import { Nullable } from '../../schemas/nullable.js';
+import { finiteNumber } from '../../lib/json-values.js';
 
 const require = createRequire(import.meta.url);
 countries.registerLocale(require('i18n-iso-countries/langs/en.json') as Parameters<typeof countries.registerLocale>[0]);
@@ -34,8 +35,8 @@ export type GeoBase = Omit<GeoRecord, 'timezone'>;
 
 const PLACEHOLDERS = new Set(['-', 'undefined', 'null', 'N/A']);
 
-/** A non-empty trimmed string, or null. */
-export function text(value: unknown): string | null {
+/** A trimmed string that holds a value (not empty, not a placeholder such as "-"), or null. */
+export function knownText(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const trimmed = value.trim();
   // ip2location fills unknown fields with "-"; other sources leak "undefined"/"null" strings.
@@ -45,15 +46,10 @@ export function text(value: unknown): string | null {
 /** A JSON object's properties; none when the value is not an object. */
 export const obj = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' ? (value as Record<string, unknown>) : {});
 
-/** A finite number (numeric strings accepted), or null. */
-export function num(value: unknown): number | null {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  return typeof n === 'number' && Number.isFinite(n) ? n : null;
-}
 
 /** Any ASN spelling (15169, "15169", "AS15169", "as15169") as "AS15169"; null when it is not one. */
 export function asnOf(value: unknown): string | null {
-  const raw = typeof value === 'number' ? String(value) : text(value);
+  const raw = typeof value === 'number' ? String(value) : knownText(value);
   const match = raw ? /^(?:AS)?(\d{1,10})$/i.exec(raw) : null;
   if (!match) return null;
   const n = Number(match[1]);
@@ -62,7 +58,7 @@ export function asnOf(value: unknown): string | null {
 
 /** An ISO 3166-1 alpha-2 code, upper-cased; null otherwise. */
 export function countryCode(value: unknown): string | null {
-  const code = text(value);
+  const code = knownText(value);
   return code && /^[a-z]{2}$/i.test(code) ? code.toUpperCase() : null;
 }
 
@@ -73,9 +69,9 @@ export function countryNameOf(code: string | null): string | null {
 
 /** A "lat,lon" string (ipinfo's `loc`) as two numbers; both null unless both are valid. */
 export function parseLatLon(value: unknown): { latitude: number | null; longitude: number | null } {
-  const parts = text(value)?.split(',') ?? [];
-  const latitude = parts.length === 2 ? num(parts[0]) : null;
-  const longitude = parts.length === 2 ? num(parts[1]) : null;
+  const parts = knownText(value)?.split(',') ?? [];
+  const latitude = parts.length === 2 ? finiteNumber(parts[0]) : null;
+  const longitude = parts.length === 2 ? finiteNumber(parts[1]) : null;
   return latitude !== null && longitude !== null && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180
     ? { latitude, longitude }
     : { latitude: null, longitude: null };
@@ -83,11 +79,11 @@ export function parseLatLon(value: unknown): { latitude: number | null; longitud
 
 /** "AS15169 Google LLC" as its ASN and organisation; a string without the AS prefix is all organisation. */
 export function splitAsOrg(value: unknown): { asn: string | null; org: string | null } {
-  const raw = text(value);
+  const raw = knownText(value);
   if (!raw) return { asn: null, org: null };
   const match = /^(AS\d+)(?:\s+(.*))?$/i.exec(raw);
   if (!match) return { asn: null, org: raw };
-  return { asn: asnOf(match[1]), org: text(match[2]) };
+  return { asn: asnOf(match[1]), org: knownText(match[2]) };
 }
 
 export interface GeoParts {
@@ -110,23 +106,23 @@ export interface GeoParts {
  */
 export function toRecord(parts: GeoParts, requestedIp: string): GeoBase {
   const code = countryCode(parts.countryCode);
-  let latitude = num(parts.latitude);
-  let longitude = num(parts.longitude);
+  let latitude = finiteNumber(parts.latitude);
+  let longitude = finiteNumber(parts.longitude);
   // Both or neither; and 0,0 (open sea, no network there) is what ip2location sends for "unknown".
   if (latitude === null || longitude === null || Math.abs(latitude) > 90 || Math.abs(longitude) > 180 || (latitude === 0 && longitude === 0)) {
     latitude = longitude = null;
   }
   return {
-    ip: text(parts.ip) ?? requestedIp,
-    city: text(parts.city),
-    region: text(parts.region),
+    ip: knownText(parts.ip) ?? requestedIp,
+    city: knownText(parts.city),
+    region: knownText(parts.region),
     country: code,
-    country_name: text(parts.countryName) ?? countryNameOf(code),
+    country_name: knownText(parts.countryName) ?? countryNameOf(code),
     country_code: code,
     latitude,
     longitude,
     asn: asnOf(parts.asn),
-    org: text(parts.org),
+    org: knownText(parts.org),
   };
 }
 
@@ -137,7 +133,7 @@ export function upstreamMessage(body: unknown): string | null {
   const err = b.error;
   if (err && typeof err === 'object') {
     const e = err as Record<string, unknown>;
-    return text(e.message) ?? text(e.error_message) ?? text(e.title) ?? text(e.info);
+    return knownText(e.message) ?? knownText(e.error_message) ?? knownText(e.title) ?? knownText(e.info);
   }
-  return text(err) ?? text(b.message) ?? text(b.reason);
+  return knownText(err) ?? knownText(b.message) ?? knownText(b.reason);
 }

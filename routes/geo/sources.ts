@@ -5,7 +5,7 @@ import { PrivateApi } from '../../lib/private-api.js';
 import { UpstreamError, type CallOptions } from '../../lib/upstream.js';
 import type { GeoDatabases } from '../../datasets/geo/databases.js';
 import type { DbLanguage } from './lang.js';
-import { asnOf, countryCode, obj, parseLatLon, splitAsOrg, text, toRecord, upstreamMessage, type GeoBase } from './normalise.js';
+import { asnOf, countryCode, knownText, obj, parseLatLon, splitAsOrg, toRecord, upstreamMessage, type GeoBase } from './normalise.js';
 import { HttpError } from '../../lib/http-error.js';
 import { advancedData, type AdvancedData } from './advanced-data.js';
 
@@ -42,7 +42,7 @@ export async function ipApi(app: FastifyInstance, ip: string, lang: string): Pro
   const query = new URLSearchParams({ fields: String(IP_API_FIELDS), lang });
   const data = await okBody(app, `http://ip-api.com/json/${encodeURIComponent(ip)}?${query}`);
   // ip-api reports failures with HTTP 200.
-  if (data.status === 'fail') throw new UpstreamError(text(data.message) ?? 'Upstream reported a failure');
+  if (data.status === 'fail') throw new UpstreamError(knownText(data.message) ?? 'Upstream reported a failure');
   const as = splitAsOrg(data.as);
   return toRecord(
     {
@@ -55,7 +55,7 @@ export async function ipApi(app: FastifyInstance, ip: string, lang: string): Pro
       longitude: data.lon,
       asn: as.asn,
       // The contract names `isp` (the provider the visitor knows); ip-api's `org` is often a customer's label.
-      org: text(data.isp) ?? text(data.org) ?? as.org,
+      org: knownText(data.isp) ?? knownText(data.org) ?? as.org,
     },
     ip,
   );
@@ -74,7 +74,7 @@ export async function ipSb(app: FastifyInstance, ip: string): Promise<GeoBase> {
       latitude: data.latitude,
       longitude: data.longitude,
       asn: data.asn,
-      org: text(data.isp) ?? text(data.organization) ?? text(data.asn_organization),
+      org: knownText(data.isp) ?? knownText(data.organization) ?? knownText(data.asn_organization),
     },
     ip,
   );
@@ -106,7 +106,7 @@ export async function ipapiIs(app: FastifyInstance, ip: string): Promise<GeoBase
         latitude: location.latitude,
         longitude: location.longitude,
         asn: asn.asn,
-        org: text(asn.org) ?? text(obj(data.company).name),
+        org: knownText(asn.org) ?? knownText(obj(data.company).name),
       },
       ip,
     ),
@@ -173,7 +173,7 @@ function placeOf(c: CityResponse, lang: DbLanguage): Place {
 function networkOf(a: AsnResponse): Network {
   let network = networks.get(a);
   if (!network) {
-    network = { asn: asnOf(a.autonomous_system_number), org: text(a.autonomous_system_organization) };
+    network = { asn: asnOf(a.autonomous_system_number), org: knownText(a.autonomous_system_organization) };
     networks.set(a, network);
   }
   return network;

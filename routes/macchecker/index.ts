@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type
 import { guarded, type Guard } from '../../schemas/guarded.js';
 import { UpstreamFailed } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
+import { nonEmptyString } from '../../lib/json-values.js';
 
 const NO_MAC = 'No MAC address provided';
 const INVALID_MAC = 'Invalid MAC address';
@@ -47,7 +48,7 @@ type VendorBody = Static<typeof Vendor>;
 /** The provider could not answer (its rate limit, an unknown error): the site shows nothing. */
 const NoVendor = Type.Object({ success: Type.Literal(false), error: Type.String() });
 
-const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : NOT_AVAILABLE);
+const orNotAvailable = (v: unknown) => nonEmptyString(v) ?? NOT_AVAILABLE;
 const hexPairs = (v: unknown) => (typeof v === 'string' && /^[0-9A-Fa-f]+$/.test(v) ? v.toUpperCase().match(/.{1,2}/g)!.join(':') : NOT_AVAILABLE);
 const flag = (v: unknown) => v === true;
 
@@ -62,14 +63,14 @@ export function normalise(mac: string, data: Record<string, unknown>): VendorBod
     found: data.found === true,
     mac: hexPairs(mac),
     macPrefix: hexPairs(data.macPrefix),
-    company: text(data.company),
-    address: text(data.address),
+    company: orNotAvailable(data.company),
+    address: orNotAvailable(data.address),
     country: typeof data.country === 'string' && /^[A-Za-z]{2}$/.test(data.country) ? data.country.toUpperCase() : NOT_AVAILABLE,
     blockStart: hexPairs(data.blockStart),
     blockEnd: hexPairs(data.blockEnd),
     blockSize: typeof data.blockSize === 'number' && Number.isInteger(data.blockSize) && data.blockSize > 0 ? data.blockSize : NOT_AVAILABLE,
-    blockType: text(data.blockType),
-    updated: text(data.updated),
+    blockType: orNotAvailable(data.blockType),
+    updated: orNotAvailable(data.updated),
     isRand: flag(data.isRand),
     isPrivate: flag(data.isPrivate),
     isMulticast,
@@ -105,7 +106,7 @@ const macchecker: FastifyPluginAsyncTypebox = async (app) => {
       if (body.success !== true) {
         request.log.warn({ upstreamError: body.error }, 'maclookup.app answered without success');
         // Uncached (the no-store default): a rate limit must not stick for 30 days.
-        return { success: false as const, error: typeof body.error === 'string' && body.error !== '' ? body.error : NO_DATA };
+        return { success: false as const, error: nonEmptyString(body.error) ?? NO_DATA };
       }
       reply.header('cache-control', `public, max-age=${THIRTY_DAYS}`);
       return normalise(mac, body);

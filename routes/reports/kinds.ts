@@ -13,14 +13,14 @@ export const closed = <T extends TProperties>(properties: T) => Type.Object(prop
 export const opt = Type.Optional;
 
 /** A string of at most `max` UTF-16 units, as the page's own check counts (JSON Schema counts code points). */
-export const str = (max: number) => {
+export const stringUpTo = (max: number) => {
   const description = `string (max ${max})`;
   return Type.Refine(Type.String({ maxLength: max, description }), (value) => value.length <= max, () => `expected ${description}`);
 };
 
-export const num = (min: number, max: number) => Type.Number({ minimum: min, maximum: max, description: `number in [${min}, ${max}]` });
+export const numberIn = (min: number, max: number) => Type.Number({ minimum: min, maximum: max, description: `number in [${min}, ${max}]` });
 
-export const int = (min: number, max: number) => Type.Integer({ minimum: min, maximum: max, description: `integer in [${min}, ${max}]` });
+export const integerIn = (min: number, max: number) => Type.Integer({ minimum: min, maximum: max, description: `integer in [${min}, ${max}]` });
 
 export const bool = () => Type.Boolean({ description: 'boolean' });
 

@@ -43,7 +43,7 @@ const isIncident = Compile(IncidentIn);
 
 // Names are cut so one odd page cannot bloat every detail answer.
 const MAX_TEXT = 200;
-const text = (value: string) => value.slice(0, MAX_TEXT);
+const clipped = (value: string) => value.slice(0, MAX_TEXT);
 
 const oneOf = <T extends string>(values: readonly T[], value: unknown): T | undefined =>
   values.includes(value as T) ? (value as T) : undefined;
@@ -73,7 +73,7 @@ export function readSummary(body: unknown, provider: Provider): SummaryView | un
     if (components.length === MAX_COMPONENTS) break;
     if (!isComponent.Check(row) || row.group_id || (row.id !== undefined && hidden.has(row.id))) continue;
     // A status outside Statuspage's list reads as operational, the default the site assumes.
-    components.push({ name: text(row.name), status: oneOf(COMPONENT_STATUSES, row.status) ?? 'operational' });
+    components.push({ name: clipped(row.name), status: oneOf(COMPONENT_STATUSES, row.status) ?? 'operational' });
   }
   const indicator = oneOf(INDICATORS, body.status.indicator) ?? 'unknown';
   return { indicator, components };
@@ -87,7 +87,7 @@ export function readIncidents(body: unknown, provider: Provider): Incident[] | u
     if (!isIncident.Check(row)) continue;
     incidents.push({
       id: row.id,
-      name: text(row.name),
+      name: clipped(row.name),
       status: oneOf(INCIDENT_STATUSES, row.status) ?? null,
       impact: oneOf(IMPACTS, row.impact) ?? 'none',
       startedAt: isoTime(row.started_at) ?? isoTime(row.created_at),

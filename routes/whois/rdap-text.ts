@@ -9,7 +9,8 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-function text(value: unknown): string | undefined {
+/** A field's value as text: a number written out, a string trimmed; undefined when there is none. */
+function fieldText(value: unknown): string | undefined {
   if (typeof value === 'number') return String(value);
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
@@ -22,8 +23,8 @@ function events(data: Json): Map<string, string> {
   const dates = new Map<string, string>();
   for (const event of list(data.events)) {
     if (!isObject(event)) continue;
-    const action = text(event.eventAction);
-    const date = text(event.eventDate);
+    const action = fieldText(event.eventAction);
+    const date = fieldText(event.eventDate);
     if (action && date && !dates.has(action)) dates.set(action, date);
   }
   return dates;
@@ -32,7 +33,7 @@ function events(data: Json): Map<string, string> {
 /** A vCard value as one line: structured values (org, adr) flattened, empty parts dropped. */
 function flatten(value: unknown): string {
   if (Array.isArray(value)) return value.map(flatten).filter(Boolean).join(', ');
-  return text(value) ?? '';
+  return fieldText(value) ?? '';
 }
 
 /** Each vCard property of a jCard (RFC 7095) as display text, by property name. */
@@ -43,7 +44,7 @@ function vcard(entity: Json): Map<string, string[]> {
     const [name, params, , value] = prop as [string, unknown, unknown, unknown];
     let shown = flatten(value);
     // An address often comes only as its label parameter, the components left empty.
-    if (!shown && name === 'adr' && isObject(params)) shown = flatten(text(params.label)?.split(/\r?\n/));
+    if (!shown && name === 'adr' && isObject(params)) shown = flatten(fieldText(params.label)?.split(/\r?\n/));
     if (name === 'tel') shown = shown.replace(/^tel:/i, '');
     if (!shown) continue;
     props.set(name, [...(props.get(name) ?? []), shown]);
@@ -57,7 +58,7 @@ function entityLines(entity: Json): string[] {
   const add = (label: string, value: string | undefined) => {
     if (value) lines.push(`  ${label}: ${value}`);
   };
-  add('Handle', text(entity.handle));
+  add('Handle', fieldText(entity.handle));
   add('Name', card.get('fn')?.[0]);
   add('Org', card.get('org')?.[0]);
   add('Email', card.get('email')?.join(', '));
@@ -94,7 +95,7 @@ function entityBlocks(data: Json, order: string[]): string[] {
 }
 
 function statusLines(data: Json): string[] {
-  const statuses = list(data.status).map(text).filter((s): s is string => s !== undefined);
+  const statuses = list(data.status).map(fieldText).filter((s): s is string => s !== undefined);
   return statuses.length ? ['Status:', ...statuses.map((s) => `  ${s}`)] : [];
 }
 
@@ -104,13 +105,13 @@ function labelled(pairs: Array<[label: string, value: string | undefined]>): str
 
 /** An RDAP domain object as text; `query` names the domain when the object does not. */
 export function domainText(data: Json, query: string): string {
-  const ldhName = text(data.ldhName);
-  const unicodeName = text(data.unicodeName);
+  const ldhName = fieldText(data.ldhName);
+  const unicodeName = fieldText(data.unicodeName);
   const dates = events(data);
   const lines = labelled([
     ['Domain Name', ldhName ?? unicodeName ?? query],
     ['Unicode Name', unicodeName && unicodeName.toLowerCase() !== (ldhName ?? '').toLowerCase() ? unicodeName : undefined],
-    ['Registry Domain ID', text(data.handle)],
+    ['Registry Domain ID', fieldText(data.handle)],
     ['Created', dates.get('registration')],
     ['Updated', dates.get('last changed')],
     ['Expires', dates.get('expiration')],
@@ -118,7 +119,7 @@ export function domainText(data: Json, query: string): string {
   ]);
   lines.push(...statusLines(data), ...entityBlocks(data, DOMAIN_ROLES));
   const nameservers = list(data.nameservers)
-    .map((ns) => (isObject(ns) ? text(ns.ldhName) ?? text(ns.unicodeName) : undefined))
+    .map((ns) => (isObject(ns) ? fieldText(ns.ldhName) ?? fieldText(ns.unicodeName) : undefined))
     .filter((ns): ns is string => ns !== undefined);
   if (nameservers.length) lines.push('', 'Name Servers:', ...nameservers.map((ns) => `  ${ns}`));
   if (isObject(data.secureDNS)) lines.push('', `DNSSEC: ${data.secureDNS.delegationSigned === true ? 'signed' : 'unsigned'}`);
@@ -127,32 +128,32 @@ export function domainText(data: Json, query: string): string {
 
 /** An RDAP IP network object as text, in the field names of the registries' port-43 answers; empty when it holds none of them. */
 export function ipNetworkText(data: Json): string {
-  const start = text(data.startAddress);
-  const end = text(data.endAddress);
+  const start = fieldText(data.startAddress);
+  const end = fieldText(data.endAddress);
   const cidrs: string[] = [];
   for (const cidr of list(data.cidr0_cidrs)) {
     if (!isObject(cidr)) continue;
-    const prefix = text(cidr.v4prefix) ?? text(cidr.v6prefix);
-    const length = text(cidr.length);
+    const prefix = fieldText(cidr.v4prefix) ?? fieldText(cidr.v6prefix);
+    const length = fieldText(cidr.length);
     if (prefix && length) cidrs.push(`${prefix}/${length}`);
   }
   const dates = events(data);
   const lines = labelled([
     ['NetRange', start && end ? `${start} - ${end}` : undefined],
     ['CIDR', cidrs.length ? cidrs.join(', ') : undefined],
-    ['NetName', text(data.name)],
-    ['Handle', text(data.handle)],
-    ['Parent', text(data.parentHandle)],
-    ['NetType', text(data.type)],
-    ['Country', text(data.country)],
+    ['NetName', fieldText(data.name)],
+    ['Handle', fieldText(data.handle)],
+    ['Parent', fieldText(data.parentHandle)],
+    ['NetType', fieldText(data.type)],
+    ['Country', fieldText(data.country)],
     ['Created', dates.get('registration')],
     ['Updated', dates.get('last changed')],
   ]);
   lines.push(...statusLines(data), ...entityBlocks(data, IP_ROLES));
   for (const remark of list(data.remarks)) {
     if (!isObject(remark)) continue;
-    const description = list(remark.description).map(text).filter((d): d is string => d !== undefined);
-    lines.push('', `${text(remark.title) ?? 'Remarks'}:`, ...description.map((d) => `  ${d}`));
+    const description = list(remark.description).map(fieldText).filter((d): d is string => d !== undefined);
+    lines.push('', `${fieldText(remark.title) ?? 'Remarks'}:`, ...description.map((d) => `  ${d}`));
   }
   return lines.join('\n');
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Reader } from 'maxmind';
-import { asnOf, countryCode, countryNameOf, parseLatLon, splitAsOrg, text, toRecord, upstreamMessage } from '../../routes/geo/normalise.js';
+import { asnOf, countryCode, countryNameOf, parseLatLon, knownText, splitAsOrg, toRecord, upstreamMessage } from '../../routes/geo/normalise.js';
 import { forwardedLang, normaliseLang } from '../../routes/geo/lang.js';
 import { timezoneAt } from '../../routes/geo/timezone.js';
 import { Double, Uint16, Uint32, writeMmdb } from '../support/mmdb-writer.js';
@@ -35,8 +35,8 @@ test('country code and name: codes upper-cased, names from the ISO table, unknow
   assert.equal(countryNameOf(null), null);
 });
 
-test('text drops placeholders; toRecord fills every field with a value or null', () => {
-  for (const v of ['', '  ', '-', 'undefined', 'null', 'N/A', 5, null]) assert.equal(text(v), null);
+test('knownText drops placeholders; toRecord fills every field with a value or null', () => {
+  for (const v of ['', '  ', '-', 'undefined', 'null', 'N/A', 5, null]) assert.equal(knownText(v), null);
   const record = toRecord({ ip: undefined, latitude: 10, longitude: 'x', asn: 'AS1', countryCode: 'zz', countryName: 'Somewhere' }, '8.8.8.8');
   assert.deepEqual(record, {
     ip: '8.8.8.8',

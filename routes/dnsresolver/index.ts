@@ -112,7 +112,7 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
     },
     async (request) => {
       // The guards have checked and normalised both (see schemas/guards.ts).
-      const hostname = request.query.hostname as string;
+      const hostname = request.query.hostname;
       const type = request.query.type as DnsRecordType;
       return { hostname, results: await Promise.all(rows(hostname, type, request.log)) };
     },

@@ -97,7 +97,7 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       if (!configured) return reply.code(503).send({ error: NOT_CONFIGURED });
-      const stored = await store.get(request.params.id as string);
+      const stored = await store.get(request.params.id);
       if (!stored) return reply.code(404).send({ error: REPORT_NOT_FOUND });
       // A value written before the whitelist changed is one the page can no longer show.
       if (!checkReport.Check(stored.report)) {

@@ -38,7 +38,7 @@ const serviceStatus: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       // The guard has checked the id against the same list the poller holds.
-      const detail = poller.detail(request.query.id as string);
+      const detail = poller.detail(request.query.id);
       if (detail === undefined) return reply.code(400).send({ error: 'Invalid provider id' });
       return detail;
     },

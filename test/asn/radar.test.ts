@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InjectOptions } from 'fastify';
 import { fixture, type FakeUpstream } from '../support/fake-upstream.js';
-import { assertGuardErrors, buildTestApi, call } from '../support/app.js';
+import { assertErrorAnswer, assertGuardErrors, buildTestApi, call } from '../support/app.js';
 import { registerRadarFakeRoutes } from '../support/fake-routes/asn.js';
 import { dataDir, type DataDir } from './helpers.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
@@ -47,9 +47,7 @@ test('a valid request without RADAR_API_KEY is 500 "API key is missing", for eve
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin });
   for (const url of ['/api/asn-radar?view=asn&asn=AS13335', '/api/asn-radar?view=outages', '/api/asn-radar?view=activity&country=de']) {
     const res = await call(app, url);
-    assert.equal(res.statusCode, 500, url);
-    assert.deepEqual(res.json(), { error: 'API key is missing' });
-    assert.equal(res.headers['cache-control'], 'no-store');
+    assertErrorAnswer(res, 500, 'API key is missing', url);
   }
   assert.equal(fake.requests.length, 0);
   await app.close();
@@ -67,8 +65,7 @@ test('any method but GET is 405, HEAD included, whatever body comes with it', as
   }
   for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'application/x-unknown' }]) {
     const res = await call(app, { method: 'POST', url: '/api/asn-radar?view=outages', headers, payload: '{not json' });
-    assert.equal(res.statusCode, 405, headers['content-type']);
-    assert.deepEqual(res.json(), { error: 'Method Not Allowed' });
+    assertErrorAnswer(res, 405, 'Method Not Allowed', headers['content-type']);
   }
   assert.equal(fake.requests.length, 0);
   assert.equal((await call(app, '/api/asn-radar?view=outages')).statusCode, 200);
@@ -179,9 +176,7 @@ test('the asn view failing in every segment is 500 "Internal server error", not 
   fake.on('GET', RADAR, /.*/, { status: 502, body: 'bad gateway' });
   const { app } = await buildTestApi(KEYED(fake));
   const res = await call(app, '/api/asn-radar?view=asn&asn=13335');
-  assert.equal(res.statusCode, 500);
-  assert.deepEqual(res.json(), { error: 'Internal server error' });
-  assert.equal(res.headers['cache-control'], 'no-store');
+  assertErrorAnswer(res, 500, 'Internal server error');
   await app.close();
 });
 
@@ -353,9 +348,7 @@ test('both outage sources failing is 500 "Internal server error", not cacheable'
   fake.on('GET', RADAR, `${R}/traffic_anomalies`, { json: { success: false, errors: [{ message: 'no data' }], result: null } });
   const { app } = await buildTestApi(KEYED(fake));
   const res = await call(app, '/api/asn-radar?view=outages');
-  assert.equal(res.statusCode, 500);
-  assert.deepEqual(res.json(), { error: 'Internal server error' });
-  assert.equal(res.headers['cache-control'], 'no-store');
+  assertErrorAnswer(res, 500, 'Internal server error');
   await app.close();
 });
 
@@ -384,8 +377,6 @@ test('a failed activity upstream is 500, not cacheable', async () => {
   fake.on('GET', RADAR, `${R}/http/timeseries`, { body: 'not json' });
   const { app } = await buildTestApi(KEYED(fake));
   const res = await call(app, '/api/asn-radar?view=activity&country=DE');
-  assert.equal(res.statusCode, 500);
-  assert.deepEqual(res.json(), { error: 'Internal server error' });
-  assert.equal(res.headers['cache-control'], 'no-store');
+  assertErrorAnswer(res, 500, 'Internal server error');
   await app.close();
 });

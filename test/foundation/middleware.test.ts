@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { CLIENT_IP, clientIp } from '../../lib/client-ip.js';
 import { UpstreamFailed, UpstreamTimeout, UpstreamUnreachable } from '../../lib/http-error.js';
-import { buildTestApiWith, call } from '../support/app.js';
+import { assertErrorAnswer, buildTestApiWith, call } from '../support/app.js';
 
 class Teapot extends Error {
   readonly statusCode = 418;
@@ -74,8 +74,7 @@ test('an unknown /api route is a 404 JSON body', async () => {
 test('an unexpected error (a bug) is a fixed 500 {"error": "Internal server error"}, its text and stack only in the log', async () => {
   const { app, logs } = await build();
   const res = await call(app, '/api/t/throw');
-  assert.equal(res.statusCode, 500);
-  assert.deepEqual(res.json(), { error: 'Internal server error' });
+  assertErrorAnswer(res, 500, 'Internal server error');
   assert.ok(!res.body.includes('boom'), 'not its own text');
   assert.ok(!res.body.includes('at '), 'no stack frames');
   const [logged, ...more] = logs.find('request failed');
@@ -89,8 +88,7 @@ test('an unexpected error (a bug) is a fixed 500 {"error": "Internal server erro
 test('a status error keeps its status and message; a bad JSON body is a 400 {error}', async () => {
   const { app } = await build();
   const teapot = await call(app, '/api/t/teapot');
-  assert.equal(teapot.statusCode, 418);
-  assert.deepEqual(teapot.json(), { error: 'short and stout' });
+  assertErrorAnswer(teapot, 418, 'short and stout');
   const badJson = await call(app, { method: 'POST', url: '/api/t/body', payload: '{"a":', headers: { 'content-type': 'application/json' } });
   assert.equal(badJson.statusCode, 400);
   assert.deepEqual(Object.keys(badJson.json()), ['error']);

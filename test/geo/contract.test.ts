@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { assertGuardErrors, buildTestApi, call, runStartupStep } from '../support/app.js';
+import { assertErrorAnswer, assertGuardErrors, buildTestApi, call, runStartupStep } from '../support/app.js';
 import { GEO_DATABASES_STEP } from '../../routes/geo/index.js';
 import { registerGeoFakeRoutes } from '../support/fake-routes/geo.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
@@ -174,6 +174,5 @@ test('the error bodies section 1.3 names: guards 400, upstream failure 500, keys
   const { app: noDatabase } = await buildTestApi({ DATA_DIR: join(dataDir, 'empty') });
   const res = await call(noDatabase, DEMO_URLS['geo-local']);
   await noDatabase.close();
-  assert.equal(res.statusCode, 503);
-  assert.deepEqual(res.json(), { error: 'Geolocation database is not loaded' });
+  assertErrorAnswer(res, 503, 'Geolocation database is not loaded');
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildTestApi, call, runStartupStep } from '../support/app.js';
+import { assertErrorAnswer, buildTestApi, call, runStartupStep } from '../support/app.js';
 import { GEO_DATABASES_STEP } from '../../routes/geo/index.js';
 import { cityDatabase, asnDatabase } from '../support/sample-geo-databases.js';
 import { mountainViewRecord } from '../support/geo-records.js';
@@ -109,9 +109,7 @@ test('geo-local: an address with only a registered country, and one the database
 test('geo-local: 503 with no database loaded, not cached, no timezone', async () => {
   const { app } = await buildTestApi({ DATA_DIR: join(dataDir, 'empty') });
   const res = await call(app, '/api/geo-local?ip=8.8.8.8');
-  assert.equal(res.statusCode, 503);
-  assert.deepEqual(res.json(), { error: 'Geolocation database is not loaded' });
-  assert.equal(res.headers['cache-control'], 'no-store');
+  assertErrorAnswer(res, 503, 'Geolocation database is not loaded');
   await app.close();
 });
 

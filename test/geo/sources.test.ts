@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixture } from '../support/fake-upstream.js';
-import { buildTestApi, call } from '../support/app.js';
+import { assertErrorAnswer, buildTestApi, call } from '../support/app.js';
 import { registerGeoFakeRoutes } from '../support/fake-routes/geo.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 import { mountainViewRecord } from '../support/geo-records.js';
@@ -150,8 +150,7 @@ test('geo-free-a: org is ip-api\'s isp, as the frontend contract maps it, not it
 test('geo-free-a: HTTP 200 with status "fail" is a 500 with its message', async () => {
   fake.on('GET', 'ip-api.com', /^\/json\//, { json: fixture('ip-api.com', 'fail.json') });
   const res = await get('/api/geo-free-a?ip=8.8.8.8');
-  assert.equal(res.statusCode, 500);
-  assert.deepEqual(res.json(), { error: 'reserved range' });
+  assertErrorAnswer(res, 500, 'reserved range');
 });
 
 test('geo-free-b: ip.sb IPv4, numeric asn', async () => {
@@ -330,8 +329,7 @@ test('geo-private: without key or endpoint 500 "API key is missing"; upstream fa
   const envs: Array<Record<string, string>> = [{ PRIVATE_API_ENDPOINT: 'https://private-api.example' }, { PRIVATE_API_KEY: 'k' }, {}];
   for (const env of envs) {
     const res = await get('/api/geo-private?ip=8.8.8.8', env);
-    assert.equal(res.statusCode, 500);
-    assert.deepEqual(res.json(), { error: 'API key is missing' });
+    assertErrorAnswer(res, 500, 'API key is missing');
   }
   fake.on('GET', 'private-api.example', '/ipinfo', { status: 503, json: { error: 'Service unavailable' } });
   const res = await get('/api/geo-private?ip=8.8.8.8');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixture } from '../support/fake-upstream.js';
-import { buildTestApi, call } from '../support/app.js';
+import { assertErrorAnswer, buildTestApi, call } from '../support/app.js';
 import { measurementWindow, merge, tier, variants } from '../../routes/censorship/index.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
@@ -189,22 +189,16 @@ test('both variants failing is a 502 that is never cached', async () => {
   fake.on('GET', HOST, PATH, { status: 503, body: 'unavailable' });
   const app = await api();
   const res = await call(app, '/api/censorship-blocking?domain=example.com');
-  assert.equal(res.statusCode, 502);
-  assert.deepEqual(res.json(), { error: 'Upstream error' });
-  assert.equal(res.headers['cache-control'], 'no-store');
+  assertErrorAnswer(res, 502, 'Upstream error');
   await app.close();
 });
 
 test('the domain guard answers its strings, uncached, before any upstream call', async () => {
   const app = await api();
   const missing = await call(app, '/api/censorship-blocking');
-  assert.equal(missing.statusCode, 400);
-  assert.deepEqual(missing.json(), { error: 'No domain provided' });
-  assert.equal(missing.headers['cache-control'], 'no-store');
+  assertErrorAnswer(missing, 400, 'No domain provided');
   const invalid = await call(app, '/api/censorship-blocking?domain=not_a_domain');
-  assert.equal(invalid.statusCode, 400);
-  assert.deepEqual(invalid.json(), { error: 'Invalid domain' });
-  assert.equal(invalid.headers['cache-control'], 'no-store');
+  assertErrorAnswer(invalid, 400, 'Invalid domain');
   assert.equal(fake.requests.length, 0);
   await app.close();
 });
@@ -213,8 +207,7 @@ test('a domain carrying a path or credentials cannot steer the request', async (
   const app = await api();
   for (const domain of ['evil.example/..%2F', 'user%40evil.example', 'example.com%26until%3D2000-01-01', 'http%3A%2F%2F127.0.0.1']) {
     const res = await call(app, `/api/censorship-blocking?domain=${domain}`);
-    assert.equal(res.statusCode, 400, domain);
-    assert.deepEqual(res.json(), { error: 'Invalid domain' });
+    assertErrorAnswer(res, 400, 'Invalid domain', domain);
   }
   assert.equal(fake.requests.length, 0);
   await app.close();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { closedOrigin, fixture } from '../support/fake-upstream.js';
-import { buildTestApi, call } from '../support/app.js';
+import { assertErrorAnswer, buildTestApi, call } from '../support/app.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const HOST = 'api.maclookup.app';
@@ -117,18 +117,13 @@ test('a provider answer without success is 200 success false with its error, nev
 test('a missing or malformed MAC gets its own 400, uncached, without an upstream call', async () => {
   const app = await api();
   const missing = await call(app, '/api/macchecker');
-  assert.equal(missing.statusCode, 400);
-  assert.deepEqual(missing.json(), { error: 'No MAC address provided' });
-  assert.equal(missing.headers['cache-control'], 'no-store');
+  assertErrorAnswer(missing, 400, 'No MAC address provided');
   for (const mac of ['00000C12345', '00000C1234567', '00:00:0C:12:34:5G', '0000.0C12.3456', '00%2000%200C%2012%2034%2056']) {
     const res = await call(app, `/api/macchecker?mac=${mac}`);
-    assert.equal(res.statusCode, 400, mac);
-    assert.deepEqual(res.json(), { error: 'Invalid MAC address' });
-    assert.equal(res.headers['cache-control'], 'no-store');
+    assertErrorAnswer(res, 400, 'Invalid MAC address', mac);
   }
   const twice = await call(app, '/api/macchecker?mac=00000C123456&mac=00000C123457');
-  assert.equal(twice.statusCode, 400);
-  assert.deepEqual(twice.json(), { error: 'Invalid MAC address' });
+  assertErrorAnswer(twice, 400, 'Invalid MAC address');
   assert.equal(fake.requests.length, 0);
   await app.close();
 });
@@ -136,8 +131,7 @@ test('a missing or malformed MAC gets its own 400, uncached, without an upstream
 test('a MAC value cannot point the request elsewhere', async () => {
   const app = await api();
   const res = await call(app, '/api/macchecker?mac=..%2F..%2F%40evil.example%2F');
-  assert.equal(res.statusCode, 400);
-  assert.deepEqual(res.json(), { error: 'Invalid MAC address' });
+  assertErrorAnswer(res, 400, 'Invalid MAC address');
   assert.equal(fake.requests.length, 0);
   await app.close();
 });
@@ -148,14 +142,11 @@ test('an unreachable provider or an answer that is not a JSON object is a 502, n
     fake.reset();
     fake.on('GET', HOST, '/v2/macs/00000C123456', canned);
     const res = await call(app, '/api/macchecker?mac=00000C123456');
-    assert.equal(res.statusCode, 502);
-    assert.deepEqual(res.json(), { error: 'Upstream error' });
-    assert.equal(res.headers['cache-control'], 'no-store');
+    assertErrorAnswer(res, 502, 'Upstream error');
   }
   await app.close();
   const unreachable = (await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: await closedOrigin() })).app;
   const res = await call(unreachable, '/api/macchecker?mac=00000C123456');
-  assert.equal(res.statusCode, 502);
-  assert.deepEqual(res.json(), { error: 'Upstream error' });
+  assertErrorAnswer(res, 502, 'Upstream error');
   await unreachable.close();
 });

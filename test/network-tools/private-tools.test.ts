@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixture, closedOrigin } from '../support/fake-upstream.js';
-import { buildTestApi, call } from '../support/app.js';
+import { assertErrorAnswer, buildTestApi, call } from '../support/app.js';
 import { FAKE_PRIVATE_ENV } from '../support/fake-routes/network-tools.js';
 import { EXAMPLE_PRIVATE_API_HOST as HOST } from '../../routes/example-request.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
@@ -126,9 +126,7 @@ test('a 200 that lacks a field the site reads is 502 Upstream error, not a blank
   const app = await api();
   for (const request of [`/api/dnsleaktest/session/${TOKEN}`, `/api/invisibility?id=${ID}`, { method: 'POST' as const, url: '/api/persona/evaluate', payload: persona }]) {
     const res = await call(app, request);
-    assert.equal(res.statusCode, 502);
-    assert.deepEqual(res.json(), { error: 'Upstream error' });
-    assert.equal(res.headers['cache-control'], 'no-store');
+    assertErrorAnswer(res, 502, 'Upstream error');
   }
   await app.close();
 });
@@ -137,9 +135,7 @@ test('dns-leak session: a malformed token is 400 Invalid token, and a path in it
   const app = await api();
   for (const token of ['', TOKEN.slice(1), `${TOKEN}0`, 'g'.repeat(32), '..%2F..%2F..%2Fadmin%40evil.example%2Fxxxxxx', '%2E%2E%2F%2E%2E%2Fpersona%2Fevaluate%3Fa%3Db1234']) {
     const res = await call(app, `/api/dnsleaktest/session/${token}`);
-    assert.equal(res.statusCode, 400, token);
-    assert.deepEqual(res.json(), { error: 'Invalid token' });
-    assert.equal(res.headers['cache-control'], 'no-store');
+    assertErrorAnswer(res, 400, 'Invalid token', token);
   }
   assert.equal(fake.requests.length, 0);
   await app.close();
@@ -150,9 +146,7 @@ test('dns-leak session: without the private settings it is 500 API key is missin
   for (const env of partial) {
     const app = await api(env);
     const res = await call(app, `/api/dnsleaktest/session/${TOKEN}`);
-    assert.equal(res.statusCode, 500);
-    assert.deepEqual(res.json(), { error: 'API key is missing' });
-    assert.equal(res.headers['cache-control'], 'no-store');
+    assertErrorAnswer(res, 500, 'API key is missing');
     await app.close();
   }
   assert.equal(fake.requests.length, 0);
@@ -161,8 +155,7 @@ test('dns-leak session: without the private settings it is 500 API key is missin
 test('dns-leak session: an unreachable private API is 502 Upstream fetch failed', async () => {
   const app = (await buildTestApi({ ...FAKE_PRIVATE_ENV, UPSTREAM_OVERRIDE_ORIGIN: await closedOrigin() })).app;
   const res = await call(app, `/api/dnsleaktest/session/${TOKEN}`);
-  assert.equal(res.statusCode, 502);
-  assert.deepEqual(res.json(), { error: 'Upstream fetch failed' });
+  assertErrorAnswer(res, 502, 'Upstream fetch failed');
   await app.close();
 });
 
@@ -268,13 +261,10 @@ test('invisibility: other upstream statuses pass through, so the site sees 401/4
 test('invisibility: a missing or malformed id gets its own 400, and never reaches the upstream', async () => {
   const app = await api();
   const missing = await call(app, '/api/invisibility');
-  assert.equal(missing.statusCode, 400);
-  assert.deepEqual(missing.json(), { error: 'No ID provided' });
+  assertErrorAnswer(missing, 400, 'No ID provided');
   for (const id of [ID.slice(1), `${ID}x`, `${ID.slice(2)}%2F.`, `${ID.slice(3)}%40ev`, `${ID.slice(1)}%26`]) {
     const res = await call(app, `/api/invisibility?id=${id}`);
-    assert.equal(res.statusCode, 400, id);
-    assert.deepEqual(res.json(), { error: 'Invalid ID' });
-    assert.equal(res.headers['cache-control'], 'no-store');
+    assertErrorAnswer(res, 400, 'Invalid ID', id);
   }
   assert.equal(fake.requests.length, 0);
   await app.close();
@@ -283,8 +273,7 @@ test('invisibility: a missing or malformed id gets its own 400, and never reache
 test('invisibility: without the private settings it is 500 API key is missing', async () => {
   const app = await api({});
   const res = await call(app, `/api/invisibility?id=${ID}`);
-  assert.equal(res.statusCode, 500);
-  assert.deepEqual(res.json(), { error: 'API key is missing' });
+  assertErrorAnswer(res, 500, 'API key is missing');
   await app.close();
 });
 
@@ -364,9 +353,7 @@ test('persona: every other method is 405', async () => {
   const app = await api();
   for (const method of ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const) {
     const res = await call(app, { method, url: '/api/persona/evaluate' });
-    assert.equal(res.statusCode, 405, method);
-    assert.deepEqual(res.json(), { error: 'Method Not Allowed' });
-    assert.equal(res.headers['cache-control'], 'no-store');
+    assertErrorAnswer(res, 405, 'Method Not Allowed', method);
   }
   await app.close();
 });
@@ -380,8 +367,7 @@ test('persona: without persona.country it is 400 No persona provided', async () 
     assert.equal(res.headers['cache-control'], 'no-store');
   }
   const noBody = await call(app, { method: 'POST', url: '/api/persona/evaluate' });
-  assert.equal(noBody.statusCode, 400);
-  assert.deepEqual(noBody.json(), { error: 'No persona provided' });
+  assertErrorAnswer(noBody, 400, 'No persona provided');
   assert.equal(fake.requests.length, 0);
   await app.close();
 });
@@ -389,24 +375,20 @@ test('persona: without persona.country it is 400 No persona provided', async () 
 test('persona: without the private settings it is 500 API key is missing', async () => {
   const app = await api({});
   const res = await call(app, { method: 'POST', url: '/api/persona/evaluate', payload: persona });
-  assert.equal(res.statusCode, 500);
-  assert.deepEqual(res.json(), { error: 'API key is missing' });
-  assert.equal(res.headers['cache-control'], 'no-store');
+  assertErrorAnswer(res, 500, 'API key is missing');
   await app.close();
 });
 
 test('persona: a refused connection or a timeout is 502 Upstream fetch failed', async () => {
   const refused = (await buildTestApi({ ...FAKE_PRIVATE_ENV, UPSTREAM_OVERRIDE_ORIGIN: await closedOrigin() })).app;
   const res = await call(refused, { method: 'POST', url: '/api/persona/evaluate', payload: persona });
-  assert.equal(res.statusCode, 502);
-  assert.deepEqual(res.json(), { error: 'Upstream fetch failed' });
+  assertErrorAnswer(res, 502, 'Upstream fetch failed');
   await refused.close();
 
   fake.on('POST', HOST, '/persona/evaluate', { hang: true });
   const slow = (await buildTestApi({ ...FAKE_PRIVATE_ENV, UPSTREAM_OVERRIDE_ORIGIN: fake.origin, UPSTREAM_TIMEOUT_MS: '50' })).app;
   const timedOut = await call(slow, { method: 'POST', url: '/api/persona/evaluate', payload: persona });
-  assert.equal(timedOut.statusCode, 502);
-  assert.deepEqual(timedOut.json(), { error: 'Upstream fetch failed' });
+  assertErrorAnswer(timedOut, 502, 'Upstream fetch failed');
   await slow.close();
 });
 
@@ -424,13 +406,10 @@ test('an error status without a JSON body keeps its status with a JSON error; a 
 
   fake.on('POST', HOST, '/persona/evaluate', { status: 503, body: 'Service Unavailable' });
   const down = await call(app, { method: 'POST', url: '/api/persona/evaluate', payload: persona });
-  assert.equal(down.statusCode, 503);
-  assert.deepEqual(down.json(), { error: 'Upstream error' });
+  assertErrorAnswer(down, 503, 'Upstream error');
 
   fake.on('POST', HOST, '/persona/evaluate', { status: 200, body: 'ok' });
   const garbled = await call(app, { method: 'POST', url: '/api/persona/evaluate', payload: persona });
-  assert.equal(garbled.statusCode, 502);
-  assert.deepEqual(garbled.json(), { error: 'Upstream fetch failed' });
-  assert.equal(garbled.headers['cache-control'], 'no-store');
+  assertErrorAnswer(garbled, 502, 'Upstream fetch failed');
   await app.close();
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixture } from '../support/fake-upstream.js';
-import { buildTestApi, call } from '../support/app.js';
+import { assertErrorAnswer, buildTestApi, call } from '../support/app.js';
 import { inventory } from '../../routes/probe-countries/index.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
@@ -70,9 +70,7 @@ test('an upstream error or a body that is not a probe list is a 502, never cache
     fake.reset();
     fake.on('GET', HOST, '/v1/probes', canned);
     const res = await call(app, '/api/probe-countries');
-    assert.equal(res.statusCode, 502);
-    assert.deepEqual(res.json(), { error: 'Upstream error' });
-    assert.equal(res.headers['cache-control'], 'no-store');
+    assertErrorAnswer(res, 502, 'Upstream error');
   }
   await app.close();
 });

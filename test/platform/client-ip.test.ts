@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { request } from 'undici';
 import { buildWeb } from '../../web/app.js';
-import { buildTestApi, call, REFERER } from '../support/app.js';
+import { assertErrorAnswer, buildTestApi, call, REFERER } from '../support/app.js';
 
 let app: FastifyInstance;
 before(async () => {
@@ -48,8 +48,7 @@ test('a header that holds no address is passed over for the next source', async 
 
 test('behind the global chain: without an allowed Referer the gate answers 403', async () => {
   const res = await app.inject({ method: 'GET', url: '/api/client-ip' });
-  assert.equal(res.statusCode, 403);
-  assert.deepEqual(res.json(), { error: 'What are you doing?' });
+  assertErrorAnswer(res, 403, 'What are you doing?');
 });
 
 test('through the front listener over a real socket: the socket peer, named by the hand-over', async () => {

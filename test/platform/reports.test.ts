@@ -2,7 +2,7 @@ import { test, after, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { FakeKv } from '../support/fake-kv.js';
-import { buildTestApi, call } from '../support/app.js';
+import { assertErrorAnswer, buildTestApi, call } from '../support/app.js';
 import { MAX_REPORT_BYTES, normaliseTtlDays } from '../../routes/reports/index.js';
 import { checkReport } from '../../routes/reports/schema.js';
 import { FULL_REPORT } from '../support/fake-routes/platform.js';
@@ -117,20 +117,16 @@ test('a report expires after its ttl and then answers 404 Report not found or ex
   assert.equal((await call(app, `/api/report/${id}`)).statusCode, 200);
   clock += 2000;
   const gone = await call(app, `/api/report/${id}`);
-  assert.equal(gone.statusCode, 404);
-  assert.deepEqual(gone.json(), { error: 'Report not found or expired' });
-  assert.equal(gone.headers['cache-control'], 'no-store');
+  assertErrorAnswer(gone, 404, 'Report not found or expired');
   await app.close();
 });
 
 test('an unknown id is 404 and a malformed id is the guard 400', async () => {
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV });
   const unknown = await call(app, '/api/report/AAAAAAAAAAAAAAAAAAAAAA');
-  assert.equal(unknown.statusCode, 404);
-  assert.deepEqual(unknown.json(), { error: 'Report not found or expired' });
+  assertErrorAnswer(unknown, 404, 'Report not found or expired');
   const bad = await call(app, '/api/report/short');
-  assert.equal(bad.statusCode, 400);
-  assert.deepEqual(bad.json(), { error: 'Invalid report id' });
+  assertErrorAnswer(bad, 400, 'Invalid report id');
   assert.equal(fake.requestsTo('api.cloudflare.com').length, 1);
   await app.close();
 });
@@ -143,8 +139,7 @@ test('a store entry past its stored expiry, or outside the whitelist, is 404', a
   const old = { version: 1, createdAt: '2026-11-22T23:50:00.000Z', ipCards: [] };
   kv.set('CCCCCCCCCCCCCCCCCCCCCC', JSON.stringify({ expiresAt: new Date(Date.now() + DAY).toISOString(), report: old }), 3600);
   const stale = await call(app, '/api/report/CCCCCCCCCCCCCCCCCCCCCC');
-  assert.equal(stale.statusCode, 404);
-  assert.deepEqual(stale.json(), { error: 'Report not found or expired' });
+  assertErrorAnswer(stale, 404, 'Report not found or expired');
   assert.equal(logs.find('outside the report whitelist').length, 1);
   await app.close();
 });
@@ -231,9 +226,7 @@ test('the 256 KB cap: exactly at the cap is stored, one byte over is 413', async
   const atCap = await post(app, { report: reportOfSize(MAX_REPORT_BYTES), ttlDays: 1 });
   assert.equal(atCap.statusCode, 201);
   const over = await post(app, { report: reportOfSize(MAX_REPORT_BYTES + 1), ttlDays: 1 });
-  assert.equal(over.statusCode, 413);
-  assert.deepEqual(over.json(), { error: 'Report too large' });
-  assert.equal(over.headers['cache-control'], 'no-store');
+  assertErrorAnswer(over, 413, 'Report too large');
   assert.equal(kv.entries.size, 1);
   await app.close();
 });
@@ -252,8 +245,7 @@ test('the 500 KB JSON body limit sits above the report cap', async () => {
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV });
   // A valid 400 KB report reaches the handler (its own 413 body); a 600 KB body is refused by the body parser.
   const mid = await post(app, { report: reportOfSize(400 * 1024), ttlDays: 1 });
-  assert.equal(mid.statusCode, 413);
-  assert.deepEqual(mid.json(), { error: 'Report too large' });
+  assertErrorAnswer(mid, 413, 'Report too large');
   const huge = await post(app, { report: { ...EXAMPLE_REPORT, filler: 'x'.repeat(600 * 1024) }, ttlDays: 1 });
   assert.equal(huge.statusCode, 413);
   assert.notDeepEqual(huge.json(), { error: 'Report too large' });
@@ -286,9 +278,7 @@ test('without all three store settings both routes answer 503 first, even for a 
       await post(app, { report: reportOfSize(MAX_REPORT_BYTES + 1) }),
       await call(app, '/api/report/AAAAAAAAAAAAAAAAAAAAAA'),
     ]) {
-      assert.equal(res.statusCode, 503);
-      assert.deepEqual(res.json(), { error: 'Report sharing is not configured' });
-      assert.equal(res.headers['cache-control'], 'no-store');
+      assertErrorAnswer(res, 503, 'Report sharing is not configured');
     }
     const flags = await call(app, '/api/configs');
     assert.equal(flags.json().reportSharing, false);
@@ -301,8 +291,7 @@ test('any method but POST on /api/report is 405', async () => {
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV });
   for (const method of ['GET', 'PUT', 'PATCH', 'DELETE'] as const) {
     const res = await call(app, { method, url: '/api/report' });
-    assert.equal(res.statusCode, 405, method);
-    assert.deepEqual(res.json(), { error: 'Method Not Allowed' });
+    assertErrorAnswer(res, 405, 'Method Not Allowed', method);
   }
   await app.close();
 });
@@ -311,13 +300,10 @@ test('a store outage is a logged 500 {error}, never a success', async () => {
   const { app, logs } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV });
   kv.down = true;
   const res = await post(app, { report: EXAMPLE_REPORT, ttlDays: 1 });
-  assert.equal(res.statusCode, 500);
-  assert.deepEqual(res.json(), { error: 'Report store unavailable' });
-  assert.equal(res.headers['cache-control'], 'no-store');
+  assertErrorAnswer(res, 500, 'Report store unavailable');
   assert.equal(kv.entries.size, 0);
   const read = await call(app, '/api/report/AAAAAAAAAAAAAAAAAAAAAA');
-  assert.equal(read.statusCode, 500);
-  assert.deepEqual(read.json(), { error: 'Report store unavailable' });
+  assertErrorAnswer(read, 500, 'Report store unavailable');
   const failed = logs.find('request failed');
   assert.equal(failed.length, 2);
   assert.match(JSON.stringify(failed[0]), /"status":500/);

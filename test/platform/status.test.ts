@@ -2,7 +2,7 @@ import { test, mock, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from 'typebox/value';
 import { fixture } from '../support/fake-upstream.js';
-import { LogCapture, buildTestApi, call } from '../support/app.js';
+import { assertErrorAnswer, buildTestApi, call, LogCapture } from '../support/app.js';
 import { registerStatusPages } from '../support/fake-routes/platform.js';
 import { createLogger } from '../../lib/logger.js';
 import { Upstream } from '../../lib/upstream.js';
@@ -179,16 +179,12 @@ test('detail: a page without started_at or shortlink dates by created_at and lin
 test('the provider-id guard reads the provider list; a known id without data yet is 200 with empty arrays', async () => {
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin });
   const missing = await call(app, '/api/service-status/detail');
-  assert.equal(missing.statusCode, 400);
-  assert.deepEqual(missing.json(), { error: 'No provider id provided' });
-  assert.equal(missing.headers['cache-control'], 'no-store');
+  assertErrorAnswer(missing, 400, 'No provider id provided');
   const empty = await call(app, '/api/service-status/detail?id=');
   assert.deepEqual(empty.json(), { error: 'No provider id provided' });
   for (const id of ['nope', 'GitHub', 'github%20', '..%2Fgithub', 'openai', 'discord']) {
     const res = await call(app, `/api/service-status/detail?id=${id}`);
-    assert.equal(res.statusCode, 400);
-    assert.deepEqual(res.json(), { error: 'Invalid provider id' });
-    assert.equal(res.headers['cache-control'], 'no-store');
+    assertErrorAnswer(res, 400, 'Invalid provider id');
   }
   for (const [id] of CONTRACT_PROVIDERS) {
     assert.equal(providerIdGuard.check(id), id);

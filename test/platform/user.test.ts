@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from 'typebox/value';
-import { buildTestApi, call } from '../support/app.js';
+import { assertErrorAnswer, buildTestApi, call } from '../support/app.js';
 import { fixture } from '../support/fake-upstream.js';
 import { UserInfo } from '../../routes/user/schemas.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
@@ -68,9 +68,7 @@ test('getuserinfo passes an upstream 401 through', async () => {
   fake.on('GET', HOST, '/v1/getuserinfo', { status: 401, json: { error: 'Unauthorized' } });
   const { app } = await buildTestApi(env());
   const res = await call(app, '/api/getuserinfo');
-  assert.equal(res.statusCode, 401);
-  assert.deepEqual(res.json(), { error: 'Unauthorized' });
-  assert.equal(res.headers['cache-control'], 'no-store');
+  assertErrorAnswer(res, 401, 'Unauthorized');
   await app.close();
 });
 
@@ -78,13 +76,10 @@ test('an unreachable private API is 502 Upstream fetch failed, a body that is no
   const { app, logs } = await buildTestApi(env());
   fake.on('GET', HOST, '/v1/getuserinfo', { destroy: true });
   const dropped = await call(app, '/api/getuserinfo');
-  assert.equal(dropped.statusCode, 502);
-  assert.deepEqual(dropped.json(), { error: 'Upstream fetch failed' });
+  assertErrorAnswer(dropped, 502, 'Upstream fetch failed');
   fake.on('GET', HOST, '/v1/getuserinfo', { status: 503, body: '<html>maintenance</html>' });
   const garbled = await call(app, '/api/getuserinfo');
-  assert.equal(garbled.statusCode, 502);
-  assert.deepEqual(garbled.json(), { error: 'Upstream error' });
-  assert.equal(garbled.headers['cache-control'], 'no-store');
+  assertErrorAnswer(garbled, 502, 'Upstream error');
   const warnings = logs.find('private API call failed');
   assert.deepEqual(warnings.map((l) => [l.level, l.path]), [[40, '/getuserinfo'], [40, '/getuserinfo']]);
   assert.equal(logs.find('request failed').length, 0);
@@ -127,9 +122,7 @@ test('without the private key or endpoint both routes are 500 API key is missing
     const get = await call(app, '/api/getuserinfo');
     const put = await call(app, { method: 'PUT', url: '/api/updateuserachievement', payload: { achievement: 'x' } });
     for (const res of [get, put]) {
-      assert.equal(res.statusCode, 500);
-      assert.deepEqual(res.json(), { error: 'API key is missing' });
-      assert.equal(res.headers['cache-control'], 'no-store');
+      assertErrorAnswer(res, 500, 'API key is missing');
     }
     await app.close();
   }

@@ -67,12 +67,21 @@ export function call(app: FastifyInstance, options: InjectOptions | string) {
   return app.inject({ ...opts, headers: { ...REFERER, ...opts.headers } });
 }
 
+/** What assertErrorAnswer reads of an answer, from inject() or a real listener. */
+interface ErrorAnswer {
+  statusCode: number;
+  headers: Record<string, unknown>;
+  json(): unknown;
+}
+
+/** An error answer as the spec writes one: `status`, exactly `{ error }`, never cacheable. */
+export function assertErrorAnswer(res: ErrorAnswer, status: number, error: string, label?: string): void {
+  assert.equal(res.statusCode, status, label);
+  assert.deepEqual(res.json(), { error }, label);
+  assert.equal(res.headers['cache-control'], 'no-store', label);
+}
+
 /** Each URL is refused by a guard: 400, exactly `{ error }`, never cacheable. */
 export async function assertGuardErrors(app: FastifyInstance, cases: ReadonlyArray<readonly [url: string, error: string]>): Promise<void> {
-  for (const [url, error] of cases) {
-    const res = await call(app, url);
-    assert.equal(res.statusCode, 400, url);
-    assert.deepEqual(res.json(), { error }, url);
-    assert.equal(res.headers['cache-control'], 'no-store', url);
-  }
+  for (const [url, error] of cases) assertErrorAnswer(await call(app, url), 400, error, url);
 }

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import pino from 'pino';
 import { request } from 'undici';
 import { buildWeb, isApiPath } from '../../web/app.js';
-import { buildTestApiWith, REFERER } from '../support/app.js';
+import { assertErrorAnswer, buildTestApiWith, REFERER } from '../support/app.js';
 
 const BINARY = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7) % 256));
 
@@ -85,11 +85,9 @@ test('the API status, headers and error bodies come back unchanged', async () =>
     assert.equal(res.headers['cache-control'], 'no-store');
   }
   const gate = await front('/api/configs');
-  assert.equal(gate.statusCode, 403);
-  assert.deepEqual(gate.json(), { error: 'What are you doing?' });
+  assertErrorAnswer(gate, 403, 'What are you doing?');
   const missing = await front('/api/nothing-here', { headers: REFERER });
-  assert.equal(missing.statusCode, 404);
-  assert.deepEqual(missing.json(), { error: 'Not Found' });
+  assertErrorAnswer(missing, 404, 'Not Found');
 });
 
 test('a binary answer streams through byte for byte', async () => {

@@ -2,7 +2,7 @@ import { test, after, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeUpstream, fixture } from '../support/fake-upstream.js';
 import { FakeWhois } from '../support/fake-whois.js';
-import { assertGuardErrors, buildTestApi, call } from '../support/app.js';
+import { assertErrorAnswer, assertGuardErrors, buildTestApi, call } from '../support/app.js';
 import { INVALID_QUERY, LOOKUP_FAILED, NOT_FOUND, NOT_PUBLIC, NO_QUERY, noTldServer } from '../../routes/whois/index.js';
 import { WHOIS_MAX_BYTES } from '../../routes/whois/port43.js';
 import { domainText, ipNetworkText } from '../../routes/whois/rdap-text.js';
@@ -144,9 +144,7 @@ test('an address the registry does not hold, with no WHOIS text either, answers 
   whois.on('193.0.6.139', '\r\n');
   const app = await api();
   const res = await call(app, '/api/whois?q=193.0.6.139');
-  assert.equal(res.statusCode, 404);
-  assert.deepEqual(res.json(), { error: NOT_FOUND });
-  assert.equal(res.headers['cache-control'], 'no-store');
+  assertErrorAnswer(res, 404, NOT_FOUND);
   await app.close();
 });
 
@@ -250,8 +248,7 @@ test('a domain the RDAP registry does not hold, when WHOIS gave no text, answers
   whois.on('domain unregistered-name.com', '');
   const app = await api();
   const res = await call(app, '/api/whois?q=unregistered-name.com');
-  assert.equal(res.statusCode, 404);
-  assert.deepEqual(res.json(), { error: NOT_FOUND });
+  assertErrorAnswer(res, 404, NOT_FOUND);
   await app.close();
 });
 
@@ -333,9 +330,7 @@ test('RDAP and a silent WHOIS server both failing answer 502, not cacheable', as
   whois.on('193.0.6.139', { hang: true });
   const app = await api(300);
   const res = await call(app, '/api/whois?q=193.0.6.139');
-  assert.equal(res.statusCode, 502);
-  assert.deepEqual(res.json(), { error: LOOKUP_FAILED });
-  assert.equal(res.headers['cache-control'], 'no-store');
+  assertErrorAnswer(res, 502, LOOKUP_FAILED);
   await app.close();
 });
 
@@ -345,16 +340,14 @@ test('a domain whose WHOIS gave nothing and whose RDAP server fails answers 502'
   whois.on('domain example.com', '');
   const app = await api();
   const res = await call(app, '/api/whois?q=example.com');
-  assert.equal(res.statusCode, 502);
-  assert.deepEqual(res.json(), { error: LOOKUP_FAILED });
+  assertErrorAnswer(res, 502, LOOKUP_FAILED);
   await app.close();
 });
 
 test('an unreachable IANA referral server answers 502 for a WHOIS-only TLD', async () => {
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, WHOIS_OVERRIDE_SERVER: '127.0.0.1:1', UPSTREAM_TIMEOUT_MS: '2000' });
   const res = await call(app, '/api/whois?q=example.de');
-  assert.equal(res.statusCode, 502);
-  assert.deepEqual(res.json(), { error: LOOKUP_FAILED });
+  assertErrorAnswer(res, 502, LOOKUP_FAILED);
   await app.close();
 });
 

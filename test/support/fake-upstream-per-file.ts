@@ -1,5 +1,6 @@
 import { after, before, beforeEach } from 'node:test';
 import { FakeUpstream } from './fake-upstream.js';
+import { FakeWhois } from './fake-whois.js';
 
 /**
  * One fake upstream server for a whole test file: listening before its first
@@ -14,4 +15,13 @@ export function fakeUpstreamPerFile(routes?: (fake: FakeUpstream) => void): Fake
   });
   after(() => fake.close());
   return fake;
+}
+
+/** One fake port-43 WHOIS server for a whole test file, emptied before each test, like fakeUpstreamPerFile(). */
+export function fakeWhoisPerFile(): FakeWhois {
+  const whois = new FakeWhois();
+  before(() => whois.listen());
+  beforeEach(() => whois.reset());
+  after(() => whois.close());
+  return whois;
 }

@@ -19,14 +19,15 @@ export class FakeWhois {
   private readonly replies = new Map<string, WhoisReply>();
   private readonly sockets = new Set<Socket>();
 
-  private constructor(private readonly server: Server) {}
+  private readonly server: Server = createServer((socket) => this.accept(socket));
 
   static async start(): Promise<FakeWhois> {
-    const server = createServer();
-    const fake = new FakeWhois(server);
-    server.on('connection', (socket) => fake.accept(socket));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return fake;
+    return new FakeWhois().listen();
+  }
+
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
   }
 
   get address(): string {

@@ -1,7 +1,7 @@
-import { test, after, before, beforeEach, type TestContext } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeUpstream, fixture } from '../support/fake-upstream.js';
-import { FakeWhois } from '../support/fake-whois.js';
+import { fixture } from '../support/fake-upstream.js';
+import { fakeUpstreamPerFile, fakeWhoisPerFile } from '../support/fake-upstream-per-file.js';
 import { assertErrorAnswer, buildTestApi, call } from '../support/app.js';
 import { LOOKUP_FAILED } from '../../routes/whois/index.js';
 
@@ -11,21 +11,8 @@ import { LOOKUP_FAILED } from '../../routes/whois/index.js';
 // for the refused host would show in its connection count; RDAP requests
 // land on FakeUpstream, which records the host each was meant for.
 
-let fake: FakeUpstream;
-let whois: FakeWhois;
-
-before(async () => {
-  fake = await FakeUpstream.start();
-  whois = await FakeWhois.start();
-});
-after(async () => {
-  await fake.close();
-  await whois.close();
-});
-beforeEach(() => {
-  fake.reset();
-  whois.reset();
-});
+const fake = fakeUpstreamPerFile();
+const whois = fakeWhoisPerFile();
 
 async function api(t: TestContext) {
   const { app, logs } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, WHOIS_OVERRIDE_SERVER: whois.address, UPSTREAM_TIMEOUT_MS: '2000' });

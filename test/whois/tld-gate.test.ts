@@ -1,9 +1,9 @@
-import { test, after, before, beforeEach, type TestContext } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FakeUpstream, fixture } from '../support/fake-upstream.js';
-import { FakeWhois } from '../support/fake-whois.js';
+import { fixture } from '../support/fake-upstream.js';
+import { fakeUpstreamPerFile, fakeWhoisPerFile } from '../support/fake-upstream-per-file.js';
 import { buildTestApi, call } from '../support/app.js';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { noTldServer } from '../../routes/whois/index.js';
@@ -12,21 +12,8 @@ import { noTldServer } from '../../routes/whois/index.js';
 // costs no outbound query, and one TLD costs one IANA query however many
 // requests wait for it.
 
-let fake: FakeUpstream;
-let whois: FakeWhois;
-
-before(async () => {
-  fake = await FakeUpstream.start();
-  whois = await FakeWhois.start();
-});
-after(async () => {
-  await fake.close();
-  await whois.close();
-});
-beforeEach(() => {
-  fake.reset();
-  whois.reset();
-});
+const fake = fakeUpstreamPerFile();
+const whois = fakeWhoisPerFile();
 
 async function api(t: TestContext, timeoutMs = 2000) {
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, WHOIS_OVERRIDE_SERVER: whois.address, UPSTREAM_TIMEOUT_MS: String(timeoutMs) });

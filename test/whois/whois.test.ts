@@ -1,27 +1,14 @@
-import { test, after, before, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeUpstream, fixture } from '../support/fake-upstream.js';
-import { FakeWhois } from '../support/fake-whois.js';
+import { fixture } from '../support/fake-upstream.js';
+import { fakeUpstreamPerFile, fakeWhoisPerFile } from '../support/fake-upstream-per-file.js';
 import { assertErrorAnswer, assertGuardErrors, buildTestApi, call } from '../support/app.js';
 import { INVALID_QUERY, LOOKUP_FAILED, NOT_FOUND, NOT_PUBLIC, NO_QUERY, noTldServer } from '../../routes/whois/index.js';
 import { WHOIS_MAX_BYTES } from '../../routes/whois/port43.js';
 import { domainText, ipNetworkText } from '../../routes/whois/rdap-text.js';
 
-let fake: FakeUpstream;
-let whois: FakeWhois;
-
-before(async () => {
-  fake = await FakeUpstream.start();
-  whois = await FakeWhois.start();
-});
-after(async () => {
-  await fake.close();
-  await whois.close();
-});
-beforeEach(() => {
-  fake.reset();
-  whois.reset();
-});
+const fake = fakeUpstreamPerFile();
+const whois = fakeWhoisPerFile();
 
 async function api(timeoutMs = 2000) {
   const { app } = await buildTestApi({

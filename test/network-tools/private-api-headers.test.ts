@@ -6,7 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import { FakeUpstream, fixture } from '../support/fake-upstream.js';
 import { buildTestApi, REFERER } from '../support/app.js';
 import { rawRequest } from '../support/http-raw.js';
-import { FAKE_PRIVATE_ENV, PRIVATE_API_HOST as HOST, registerNetworkToolsFakeRoutes } from '../support/fake-routes/network-tools.js';
+import { FAKE_PRIVATE_ENV } from '../support/fake-routes/network-tools.js';
+import { registerUpstreamAnswers } from '../support/fake-routes/index.js';
+import { EXAMPLE_PRIVATE_API_HOST as HOST } from '../../routes/example-request.js';
 
 // What the private companion API receives of a caller's request, over a real
 // socket (so Connection lists and Expect reach the server as sent) into the
@@ -17,7 +19,7 @@ let app: FastifyInstance;
 let origin: string;
 before(async () => {
   fake = await FakeUpstream.start();
-  registerNetworkToolsFakeRoutes(fake);
+  registerUpstreamAnswers(fake);
   fake.on('GET', HOST, '/ipinfo', { json: fixture(HOST, 'ipinfo-signed-in.json') });
   app = (await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...FAKE_PRIVATE_ENV })).app;
   await app.listen({ port: 0, host: '127.0.0.1' });

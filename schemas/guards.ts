@@ -5,7 +5,7 @@ import { normaliseDomain } from '../lib/network/domain-name.js';
 import { memoized } from '../lib/memory-cache.js';
 
 // The spec's guards (its Guards table). The provider-id guard reads the
-// service-status provider list and lives beside it (routes/status/providers.ts);
+// service-status provider list and lives beside it (routes/service-status/providers.ts);
 // a guard the spec does not name lives with the capability that uses it.
 
 const fail = (error: string) => ({ error });

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { refererMatcher } from '../../plugins/referer-gate.js';
-import { reportSharingConfigured } from '../reports/configured.js';
+import { reportSharingConfigured } from '../report/configured.js';
 
 // Hostnames of the original public deployment of the site and its own test
 // and development copies; `originalSite` lets the frontend show what only that

@@ -10,7 +10,7 @@ import { registerAllFakeRoutes } from './fake-routes/index.js';
 import { registerExampleCom } from './fake-routes/dnsresolver.js';
 import { registerWhoisReplies } from './fake-routes/whois.js';
 import { FAKE_KV_ENV } from './fake-routes/platform.js';
-import { EXAMPLE_TELEMETRY_DSN } from '../../routes/telemetry/examples.js';
+import { EXAMPLE_TELEMETRY_DSN } from '../../routes/monitoring/examples.js';
 import { FAKE_MAP_ENV, FAKE_PRIVATE_ENV } from './fake-routes/network-tools.js';
 
 // Placeholders for the keys the fakes do not check: a set key switches its feature on.

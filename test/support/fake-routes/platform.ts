@@ -1,5 +1,5 @@
-import { PROVIDERS } from '../../../routes/status/providers.js';
-import { EXAMPLE_REPORT, EXAMPLE_REPORT_ID } from '../../../routes/reports/examples.js';
+import { PROVIDERS } from '../../../routes/service-status/providers.js';
+import { EXAMPLE_REPORT, EXAMPLE_REPORT_ID } from '../../../routes/report/examples.js';
 import { FakeKv } from '../fake-kv.js';
 import { fixture, type FakeUpstream } from '../fake-upstream.js';
 

@@ -6,9 +6,9 @@ import { assertErrorAnswer, buildTestApi, call, LogCapture } from '../support/ap
 import { registerStatusPages } from '../support/fake-routes/platform.js';
 import { createLogger } from '../../lib/logger.js';
 import { Upstream } from '../../lib/upstream.js';
-import { PROVIDERS, providerIdGuard, type Provider } from '../../routes/status/providers.js';
-import { POLL_INTERVAL_MS, StatusPoller } from '../../routes/status/poller.js';
-import { Detail, Overview } from '../../routes/status/schemas.js';
+import { PROVIDERS, providerIdGuard, type Provider } from '../../routes/service-status/providers.js';
+import { POLL_INTERVAL_MS, StatusPoller } from '../../routes/service-status/poller.js';
+import { Detail, Overview } from '../../routes/service-status/schemas.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const fake = fakeUpstreamPerFile();

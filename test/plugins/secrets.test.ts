@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { FakeUpstream, closedOrigin, type Recorded } from '../support/fake-upstream.js';
 import { buildTestApi, call } from '../support/app.js';
 import { exampleRequests } from '../support/example-requests.js';
-import { EXAMPLE_TELEMETRY_DSN } from '../../routes/telemetry/examples.js';
+import { EXAMPLE_TELEMETRY_DSN } from '../../routes/monitoring/examples.js';
 import { SecretScrubber, secretValues } from '../../lib/secrets.js';
 import { loadConfig } from '../../fastify.config.js';
 

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { FakeUpstream, fixture } from '../support/fake-upstream.js';
-import { EXAMPLE_TELEMETRY_DSN } from '../../routes/telemetry/examples.js';
+import { EXAMPLE_TELEMETRY_DSN } from '../../routes/monitoring/examples.js';
 import { startServer, stopServer, type Running } from '../support/real-server.js';
-import { MAX_EVENT_BYTES, MAX_ITEMS } from '../../routes/telemetry/envelope.js';
+import { MAX_EVENT_BYTES, MAX_ITEMS } from '../../routes/monitoring/envelope.js';
 
 const INGEST_HOST = 'o0.ingest.sentry.io';
 const TEN_MB = 10 * 1024 * 1024;

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { FakeKv } from '../support/fake-kv.js';
 import { assertErrorAnswer, buildTestApi, call } from '../support/app.js';
-import { MAX_REPORT_BYTES, normaliseTtlDays } from '../../routes/reports/index.js';
-import { checkReport } from '../../routes/reports/schema.js';
+import { MAX_REPORT_BYTES, normaliseTtlDays } from '../../routes/report/index.js';
+import { checkReport } from '../../routes/report/schema.js';
 import { FULL_REPORT } from '../support/fake-routes/platform.js';
-import { EXAMPLE_REPORT } from '../../routes/reports/examples.js';
+import { EXAMPLE_REPORT } from '../../routes/report/examples.js';
 
 const ACCOUNT = '023e105f4ecef8ad9ca31a8372d0c353';
 const NAMESPACE = '0f2ac74b498b48028cb68387c421e279';

@@ -5,10 +5,10 @@ import { Value } from 'typebox/value';
 import { call } from '../support/app.js';
 import { bootOnAllFakes } from '../support/fakes.js';
 import { exampleRequest } from '../support/example-requests.js';
-import { EXAMPLE_REPORT, EXAMPLE_REPORT_ID } from '../../routes/reports/examples.js';
-import { Detail, Overview } from '../../routes/status/schemas.js';
-import { UserInfo } from '../../routes/user/schemas.js';
-import { PROVIDERS } from '../../routes/status/providers.js';
+import { EXAMPLE_REPORT, EXAMPLE_REPORT_ID } from '../../routes/report/examples.js';
+import { Detail, Overview } from '../../routes/service-status/schemas.js';
+import { UserInfo } from '../../routes/getuserinfo/schemas.js';
+import { PROVIDERS } from '../../routes/service-status/providers.js';
 
 // The platform routes on the demo's fakes (npm run demo): each answers 2xx in
 // the frontend contract's shape, with the fakes' example values.

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { FakeUpstream, fixture } from '../support/fake-upstream.js';
 import { assertErrorAnswer, buildTestApi, buildTestApiWith, call } from '../support/app.js';
 import { heldAtLeast, overHttp, slowDownProbe } from '../support/over-http.js';
-import { EXAMPLE_TELEMETRY_DSN } from '../../routes/telemetry/examples.js';
-import { parseEnvelope } from '../../routes/telemetry/envelope.js';
+import { EXAMPLE_TELEMETRY_DSN } from '../../routes/monitoring/examples.js';
+import { parseEnvelope } from '../../routes/monitoring/envelope.js';
 
 const INGEST_HOST = 'o0.ingest.sentry.io';
 const INGEST_PATH = '/api/0/envelope/';

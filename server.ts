@@ -79,6 +79,8 @@ const SHUTDOWN_DEADLINE_MS = 15 * 1000;
 const IDLE_SWEEP_MS = 200;
 
 let closing = false;
+// Assigned once the front listener is built; shutdown() may run before that.
+// eslint-disable-next-line prefer-const
 let web: FastifyInstance | undefined;
 let booting: Promise<void> = Promise.resolve();
 /**

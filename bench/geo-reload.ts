@@ -15,6 +15,7 @@ import geo from '../routes/geo/index.js';
 import { GeoDatabases, openDatabase } from '../datasets/geo/databases.js';
 import { Upstream } from '../lib/upstream.js';
 import { BENCH_IP, generateCityDatabase, writeBenchDatabases } from './scenarios/geo.js';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /**
  * The worst event-loop delay while the local geo databases are reloaded under
@@ -69,15 +70,14 @@ try {
       }
     }),
   );
-  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  await pause(2000);
+  await delay(2000);
 
   const reloads: Array<{ maxMs: number; p99Ms: number; loadMs: number }> = [];
   const quiet: number[] = [];
   const cityPath = databases.path('city');
   for (let i = 0; i < RELOADS; i++) {
     histogram.reset();
-    await pause(500);
+    await delay(500);
     quiet.push(histogram.max / 1e6);
 
     await copyFile(variants[i % 2]!, `${cityPath}.incoming`);
@@ -86,10 +86,10 @@ try {
     await rename(`${cityPath}.incoming`, cityPath);
     const ok = await databases.load('city');
     const loadMs = performance.now() - started;
-    await pause(20);
+    await delay(20);
     if (!ok) throw new Error('reload failed');
     reloads.push({ maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, loadMs });
-    await pause(1000);
+    await delay(1000);
   }
   const result = await load;
   // The one synchronous step of a reload (the file is read asynchronously): opening and checking the buffer.

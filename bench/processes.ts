@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { APP_ROOT } from '../lib/app-root.js';
 import { freePorts } from '../test/support/free-ports.js';
 import { serverCommand } from './cores.js';
+import { setTimeout as delay } from 'node:timers/promises';
 
 export const REFERER = 'http://localhost/';
 
@@ -31,7 +32,7 @@ export async function waitFor(url: string, child: ChildProcess): Promise<void> {
       await res.body.dump();
       return;
     } catch {
-      await new Promise((r) => setTimeout(r, 100));
+      await delay(100);
     }
   }
 }

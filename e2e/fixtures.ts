@@ -19,6 +19,8 @@ export interface Watch {
  * it expects that one.
  */
 export const test = base.extend<{ watch: Watch }>({
+  // Playwright reads which fixtures a fixture needs from this pattern; this one needs none.
+  // eslint-disable-next-line no-empty-pattern
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
   },

@@ -54,6 +54,8 @@ export class Metrics implements AppMetrics {
       labelNames: ['limiter'],
       registers,
     });
+    // A gauge joins its registry as it is made, and its collect() fills it at each scrape.
+    // eslint-disable-next-line no-new
     new Gauge({
       name: 'netdiag_dataset_loaded',
       help: 'Whether a local dataset is loaded (1) or missing (0)',
@@ -64,6 +66,7 @@ export class Metrics implements AppMetrics {
         for (const [name, status] of readiness.datasets()) this.set({ dataset: name }, status.state === 'missing' ? 0 : 1);
       },
     });
+    // eslint-disable-next-line no-new
     new Gauge({
       name: 'netdiag_dataset_age_seconds',
       help: 'Age of the data in use of each loaded dataset (see docs/operations.md for what each counts from)',

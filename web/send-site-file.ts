@@ -32,8 +32,9 @@ export function sendSiteFile(req: IncomingMessage, res: ServerResponse, file: Si
   res.writeHead(200, variant.headers);
   if (req.method === 'HEAD') res.end();
   else if (variant.body) res.end(variant.body);
-  else
+  else {
     pipeline(createReadStream(variant.path), res, (err) => {
       if (err && err.code !== 'ERR_STREAM_PREMATURE_CLOSE') onStreamError?.(err);
     });
+  }
 }

@@ -48,7 +48,7 @@ async function destination(server: string, options: Port43Options, deadline: num
     return { host: options.override.slice(0, at), port: Number(options.override.slice(at + 1)) };
   }
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
+  const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new WhoisError('WHOIS server name did not resolve in time', server)), deadline - Date.now());
   });
   try {

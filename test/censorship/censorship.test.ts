@@ -75,7 +75,9 @@ test('merge sums per country, counts anomaly plus confirmed per known blocking t
 });
 
 test('countries are sorted by tier, then blocked share, then measurements, then code', () => {
-  const row = (probe_cc: string, measurement_count: number, anomaly_count: number, confirmed_count = 0) => ({
+  // OONI's own field names.
+// eslint-disable-next-line camelcase
+const row = (probe_cc: string, measurement_count: number, anomaly_count: number, confirmed_count = 0) => ({
     probe_cc,
     blocking_type: 'dns',
     measurement_count,

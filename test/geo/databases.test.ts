@@ -11,6 +11,7 @@ import { Upstream } from '../../lib/upstream.js';
 import { EDITIONS, GeoDatabases, type Edition } from '../../datasets/geo/databases.js';
 import { asnDatabase, cityDatabase } from '../support/sample-geo-databases.js';
 import { MAXMIND_HOST, maxmindArchive, serveMaxmind, sha256 } from '../support/fake-maxmind.js';
+import { setTimeout as delay } from 'node:timers/promises';
 
 const OLD = new Date('2026-01-01T00:00:00Z');
 
@@ -230,7 +231,7 @@ test('scheduler: an upstream without Last-Modified is not downloaded; stop() can
 async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
     if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
+    await delay(25);
   }
   assert.fail(`gave up waiting for ${what}`);
 }

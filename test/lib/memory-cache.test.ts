@@ -33,17 +33,17 @@ test('memoryCache holds an entry until its ttl has passed', async () => {
 
 test('memoryCache load: concurrent fetches of one key share one call; an undefined answer is not kept', async () => {
   const calls: string[] = [];
-  let answer: string | undefined = undefined;
+  const upstream: { answer?: string } = {};
   const cache = memoryCache<string, string>({
     max: 10,
     load: async (key) => {
       calls.push(key);
-      return answer;
+      return upstream.answer;
     },
   });
   assert.deepEqual(await Promise.all([cache.fetch('k'), cache.fetch('k')]), [undefined, undefined]);
   assert.deepEqual(calls, ['k']);
-  answer = 'found';
+  upstream.answer = 'found';
   assert.equal(await cache.fetch('k'), 'found', 'the undefined answer was not kept');
   assert.equal(await cache.fetch('k'), 'found');
   assert.deepEqual(calls, ['k', 'k']);

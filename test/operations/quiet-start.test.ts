@@ -11,6 +11,10 @@ import { ConfigSchema } from '../../fastify.config.js';
 import { freePorts } from '../support/free-ports.js';
 import { closedUpstreams } from '../support/real-server.js';
 
+// A terminal colour code, which pino-pretty writes around parts of a line.
+// eslint-disable-next-line no-control-regex
+const ANSI_COLOUR = /\u001b\[[0-9;]*m/g;
+
 // The issue's budget for `npm start` on a fresh clone offline, before both listeners are up.
 const BUDGET = 25;
 // Lines this machine's npm prints about its own configuration, whatever the project.
@@ -37,7 +41,7 @@ test('npm start on a fresh data folder offline (no keys, every upstream refused)
   let upToFront = -1;
   const seen = new Promise<void>((resolve, reject) => {
     const take = (line: string) => {
-      const plain = line.replace(/\u001b\[[0-9;]*m/g, '');
+      const plain = line.replace(ANSI_COLOUR, '');
       lines.push(plain);
       if (upToFront < 0 && / front listener at /.test(plain)) upToFront = lines.length;
       if (upToFront >= 0 && BACKGROUND.every((what) => lines.some((l) => l.includes(what)))) resolve();

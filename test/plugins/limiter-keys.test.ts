@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { buildTestApi, call } from '../support/app.js';
 import { startServer, stopServer } from '../support/real-server.js';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /** A process's resident memory in bytes (Linux). */
 function rss(pid: number): number {
@@ -22,7 +23,7 @@ test('a header value that is not an address never reaches the ledger: the line n
     const forged = { 'cf-connecting-ip': '6.6.6.6 POST /api/forged 2026-01-01T00:00:00.000Z 7.7.7.7' };
     assert.equal((await call(app, { url: '/api/configs', headers: forged })).statusCode, 200);
     assert.equal((await call(app, { url: '/api/configs', headers: forged })).statusCode, 429);
-    for (let i = 0; i < 50 && !(await readFile(ledger, 'utf8').catch(() => '')); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 50 && !(await readFile(ledger, 'utf8').catch(() => '')); i++) await delay(20);
     const lines = (await readFile(ledger, 'utf8')).trim().split('\n');
     assert.equal(lines.length, 1);
     assert.match(lines[0]!, /^\S+Z 127\.0\.0\.1 GET \/api\/configs$/);

@@ -10,6 +10,7 @@ import { SLOW_DOWN_MAX_DELAY_MS } from '../../plugins/slow-down.js';
 import { isMonitoringPath } from '../../plugins/monitoring-path.js';
 import { buildTestApiWith, call, type LogCapture } from '../support/app.js';
 import { heldAtLeast, overHttp, slowDownProbe } from '../support/over-http.js';
+import { setImmediate } from 'node:timers/promises';
 
 // The telemetry tunnel mounts only with TELEMETRY_DSN_FRONTEND; a stand-in GET
 // route shows what both global limiters do on its path.
@@ -25,7 +26,7 @@ async function until<T>(check: () => Promise<T | undefined> | T | undefined): Pr
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    await new Promise((r) => setImmediate(r));
+    await setImmediate();
   }
 }
 

@@ -139,7 +139,10 @@ test('client IP: a source that is not one address is skipped, and IPv6 has one s
 test('a request works out its client IP once, however many hooks ask', async () => {
   let reads = 0;
   const headers = {};
-  Object.defineProperty(headers, 'x-forwarded-for', { get: () => (reads++, '203.0.113.9, 10.0.0.1'), enumerable: true });
+  Object.defineProperty(headers, 'x-forwarded-for', { get: () => {
+        reads++;
+        return '203.0.113.9, 10.0.0.1';
+      }, enumerable: true });
   const request = { headers, socket: { remoteAddress: '127.0.0.1' } } as unknown as FastifyRequest;
   // The rate limiter, the slow-down (twice) and a route.
   for (let i = 0; i < 4; i++) assert.equal(clientIp(request), '203.0.113.9');

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /** One request the fake upstream received. `host` is the real upstream's host (first path segment). */
 export interface Recorded {
@@ -126,7 +127,7 @@ export class FakeUpstream {
       return;
     }
     const canned = route.reply;
-    if (canned.delayMs) await new Promise((r) => setTimeout(r, canned.delayMs));
+    if (canned.delayMs) await delay(canned.delayMs);
     if (canned.hang) return;
     if (canned.destroy) {
       res.socket?.destroy();

@@ -11,6 +11,10 @@ import { APP_ROOT } from '../../lib/app-root.js';
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { startServer, stopServer } from '../support/real-server.js';
 
+// A terminal colour code, which pino-pretty writes around parts of a line.
+// eslint-disable-next-line no-control-regex
+const ANSI_COLOUR = /\u001b\[[0-9;]*m/g;
+
 let fake: FakeUpstream;
 before(async () => {
   fake = await FakeUpstream.start();
@@ -70,7 +74,7 @@ test('without LOG_FORMAT=json the log is human-readable on standard output', asy
   const server = await startServer({ LOG_FORMAT: '', LOG_LEVEL: 'info' });
   assert.equal(await stopServer(server), 0);
   // Colours only when standard output is a terminal; stripped in case.
-  const plain = server.text.map((line) => line.replace(/\u001b\[[0-9;]*m/g, ''));
+  const plain = server.text.map((line) => line.replace(ANSI_COLOUR, ''));
   assert.equal(server.lines.length, 0, 'no JSON lines');
   assert.equal(plain.filter((line) => /INFO.*: (API|front) listener at http:\/\/127\.0\.0\.1:\d+ /.test(line)).length, 2, plain.join('\n'));
 });

@@ -7,6 +7,7 @@ import pino from 'pino';
 import { FakeUpstream, fixture } from '../support/fake-upstream.js';
 import { Upstream } from '../../lib/upstream.js';
 import { RdapBootstrap, REFRESH_INTERVAL_MS } from '../../datasets/rdap/bootstrap.js';
+import { setTimeout as delay } from 'node:timers/promises';
 
 let fake: FakeUpstream;
 const logger = pino({ level: 'silent' });
@@ -27,7 +28,7 @@ function serveIana(publication: string) {
 }
 
 async function until(condition: () => boolean) {
-  for (let i = 0; i < 300 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 300 && !condition(); i++) await delay(10);
   assert.ok(condition(), 'condition not reached');
 }
 
@@ -93,7 +94,7 @@ test('the scheduler refreshes at start and every 24 hours until stopped', async 
 
   serveIana('second');
   mock.timers.tick(REFRESH_INTERVAL_MS - 1);
-  await new Promise((r) => setTimeout(r, 50));
+  await delay(50);
   assert.equal(bootstrap.publication('dns'), 'first');
   mock.timers.tick(1);
   await until(() => bootstrap.publication('dns') === 'second' && bootstrap.publication('ipv4') === 'second');
@@ -102,7 +103,7 @@ test('the scheduler refreshes at start and every 24 hours until stopped', async 
   serveIana('third');
   const before = fake.requestsTo('data.iana.org').length;
   mock.timers.tick(REFRESH_INTERVAL_MS);
-  await new Promise((r) => setTimeout(r, 50));
+  await delay(50);
   assert.equal(fake.requestsTo('data.iana.org').length, before);
   assert.equal(bootstrap.publication('dns'), 'second');
 });

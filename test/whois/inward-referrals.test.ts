@@ -4,6 +4,7 @@ import { fixture } from '../support/fake-upstream.js';
 import { fakeUpstreamPerFile, fakeWhoisPerFile } from '../support/fake-upstream-per-file.js';
 import { assertErrorAnswer, buildTestApi, call } from '../support/app.js';
 import { LOOKUP_FAILED } from '../../routes/whois/index.js';
+import { setTimeout as delay } from 'node:timers/promises';
 
 // Finding 5 of the hardening issue, end to end: a referral naming a host no
 // public server can have is refused before any connection. Every port-43
@@ -74,7 +75,7 @@ test('an RDAP base URL that points inward is never fetched, even when the bootst
   for (const tld of ['de', 'fr', 'nl']) whois.on(tld, fixture('whois.iana.org', 'no-server.txt') as string);
   const { app, logs } = await api(t);
   await app.lifecycle.boot();
-  for (let i = 0; i < 300 && !logs.find('RDAP bootstrap refreshed').some((l) => l.file === 'dns'); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 300 && !logs.find('RDAP bootstrap refreshed').some((l) => l.file === 'dns'); i++) await delay(10);
   assert.ok(logs.find('RDAP bootstrap refreshed').some((l) => l.file === 'dns'));
   for (const name of ['example.de', 'example.fr', 'example.nl']) {
     const res = await call(app, `/api/whois?q=${name}`);

@@ -7,6 +7,7 @@ import { FakeUpstream } from '../support/fake-upstream.js';
 import { Upstream } from '../../lib/upstream.js';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { MIN_TLDS, REFRESH_INTERVAL_MS, RootZoneTlds, parseTldList } from '../../datasets/tlds/root-zone-tlds.js';
+import { setTimeout as delay } from 'node:timers/promises';
 
 let fake: FakeUpstream;
 const logger = pino({ level: 'silent' });
@@ -31,7 +32,7 @@ function serve(body: string, status = 200) {
 }
 
 async function until(condition: () => boolean) {
-  for (let i = 0; i < 300 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 300 && !condition(); i++) await delay(10);
   assert.ok(condition(), 'condition not reached');
 }
 
@@ -87,7 +88,7 @@ test('the scheduler refreshes at start and every 24 hours until stopped', async 
 
   serve(ianaList(2026112500));
   mock.timers.tick(REFRESH_INTERVAL_MS - 1);
-  await new Promise((r) => setTimeout(r, 50));
+  await delay(50);
   assert.equal(tlds.version, 2026112400);
   mock.timers.tick(1);
   await until(() => tlds.version === 2026112500);
@@ -96,7 +97,7 @@ test('the scheduler refreshes at start and every 24 hours until stopped', async 
   serve(ianaList(2026112600));
   const asked = fake.requestsTo('data.iana.org').length;
   mock.timers.tick(REFRESH_INTERVAL_MS);
-  await new Promise((r) => setTimeout(r, 50));
+  await delay(50);
   assert.equal(fake.requestsTo('data.iana.org').length, asked);
   assert.equal(tlds.version, 2026112500);
 });

@@ -7,6 +7,7 @@ import { fakeUpstreamPerFile, fakeWhoisPerFile } from '../support/fake-upstream-
 import { buildTestApi, call } from '../support/app.js';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { noTldServer } from '../../routes/whois/index.js';
+import { setTimeout as delay } from 'node:timers/promises';
 
 // Finding 3 of the hardening issue: a top-level label outside the root zone
 // costs no outbound query, and one TLD costs one IANA query however many
@@ -84,7 +85,7 @@ test('the start-up step refreshes the TLD list from IANA: a newly delegated TLD 
   await app.lifecycle.boot();
   let res = before;
   for (let i = 0; i < 200 && res.statusCode !== 200; i++) {
-    await new Promise((r) => setTimeout(r, 10));
+    await delay(10);
     res = await call(app, '/api/whois?q=example.newtld');
   }
   assert.equal(res.statusCode, 200);

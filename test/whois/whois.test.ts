@@ -6,6 +6,7 @@ import { assertErrorAnswer, assertGuardErrors, buildTestApi, call } from '../sup
 import { INVALID_QUERY, LOOKUP_FAILED, NOT_FOUND, NOT_PUBLIC, NO_QUERY, noTldServer } from '../../routes/whois/index.js';
 import { WHOIS_MAX_BYTES } from '../../routes/whois/port43.js';
 import { domainText, ipNetworkText } from '../../routes/whois/rdap-text.js';
+import { setTimeout as delay } from 'node:timers/promises';
 
 const fake = fakeUpstreamPerFile();
 const whois = fakeWhoisPerFile();
@@ -344,11 +345,11 @@ test('the start-up step refreshes the bootstrap tables from IANA', async () => {
   // IANA names no WHOIS server for .de here, so only RDAP can answer.
   const app = await api();
   await app.lifecycle.boot();
-  for (let i = 0; i < 200 && fake.requestsTo('data.iana.org').length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 200 && fake.requestsTo('data.iana.org').length < 3; i++) await delay(10);
   // The refreshed dns.json lists .de; the shipped copy does not.
   let res = await call(app, '/api/whois?q=example.de');
   for (let i = 0; i < 100 && res.statusCode !== 200; i++) {
-    await new Promise((r) => setTimeout(r, 10));
+    await delay(10);
     res = await call(app, '/api/whois?q=example.de');
   }
   assert.equal(res.statusCode, 200);

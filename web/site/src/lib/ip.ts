@@ -11,6 +11,7 @@ export function isIpv6(text: string): boolean {
   if (!text.includes(':') || !/^[0-9a-fA-F:.]+$/.test(text)) return false;
   try {
     // The URL parser holds a complete IPv6 grammar; a bad address throws.
+    // eslint-disable-next-line no-new
     new URL(`http://[${text}]/`);
     return true;
   } catch {

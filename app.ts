@@ -32,7 +32,12 @@ export interface ApiOptions {
  * capability, in a context of its own so none of its hooks reaches the
  * operator's routes.
  */
-export async function buildApi({ config, logger, dispatcher, routes = capabilities }: ApiOptions): Promise<FastifyInstance> {
+export async function buildApi({
+  config,
+  logger,
+  dispatcher,
+  routes = capabilities,
+}: ApiOptions): Promise<FastifyInstance> {
   const app = fastifyLoggingTo(logger, {
     bodyLimit: JSON_BODY_LIMIT,
     serverFactory: createListenerServer,

@@ -81,7 +81,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 function coerce(name: string, value: string, schema: TSchema): unknown {
   if (Type.IsInteger(schema)) {
-    if (!/^\d+$/.test(value.trim())) throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(value)}: expected a whole number`);
+    if (!/^\d+$/.test(value.trim())) {
+      throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(value)}: expected a whole number`);
+    }
     return Number(value.trim());
   }
   if (Type.IsBoolean(schema)) {

@@ -40,7 +40,9 @@ try {
 }
 
 const logger = createLogger(config, undefined, secretValues(config));
-if (envFileRead) logger.info({ file: ENV_FILE }, `settings read from ${ENV_FILE} (the environment wins where both set one)`);
+if (envFileRead) {
+  logger.info({ file: ENV_FILE }, `settings read from ${ENV_FILE} (the environment wins where both set one)`);
+}
 for (const name of ['UPSTREAM_OVERRIDE_ORIGIN', 'DNS_OVERRIDE_SERVER', 'WHOIS_OVERRIDE_SERVER'] as const) {
   if (config[name]) logger.warn({ [name]: config[name] }, `${name} is set: upstream traffic is redirected`);
 }
@@ -67,7 +69,10 @@ async function listen(server: FastifyInstance, listener: Listener, port: number)
   } catch (err) {
     // An operator's error, not the service's: the reason in one line, no stack.
     const reason = (err as Error).message;
-    logger.fatal({ listener, host: config.HOST, port, reason }, `the ${listener} listener cannot listen on ${config.HOST}:${port}`);
+    logger.fatal(
+      { listener, host: config.HOST, port, reason },
+      `the ${listener} listener cannot listen on ${config.HOST}:${port}`,
+    );
     logger.flush(() => process.exit(1));
     await new Promise<never>(() => {});
   }
@@ -102,7 +107,10 @@ async function shutdown(signal: string): Promise<void> {
   const sweep = setInterval(() => {
     for (const server of [web, api]) server?.server.closeIdleConnections();
   }, IDLE_SWEEP_MS);
-  for (const [listener, server] of [['front', web], ['api', api]] as const) {
+  for (const [listener, server] of [
+    ['front', web],
+    ['api', api],
+  ] as const) {
     if (!server) continue;
     await server.close();
     logger.info({ listener }, 'listener closed');

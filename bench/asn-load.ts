@@ -76,7 +76,14 @@ async function main(): Promise<void> {
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const url = `${address}/api/asn-connectivity?asn=13335`;
     // The load generator runs in a worker thread so its own work stays off the measured event loop.
-    const run = () => autocannon({ url, connections: 20, workers: 1, duration: LOAD_SECONDS, headers: { referer: 'http://localhost/' } });
+    const run = () =>
+      autocannon({
+        url,
+        connections: 20,
+        workers: 1,
+        duration: LOAD_SECONDS,
+        headers: { referer: 'http://localhost/' },
+      });
 
     const quietRun = await run();
     const loaded = run();
@@ -90,7 +97,11 @@ async function main(): Promise<void> {
         const t0 = performance.now();
         await loader.loadFromDisk(kind);
         delay.disable();
-        round[kind] = { ms: Math.round(performance.now() - t0), worstLoopDelayMs: +(delay.max / 1e6).toFixed(1), p99LoopDelayMs: +(delay.percentile(99) / 1e6).toFixed(1) };
+        round[kind] = {
+          ms: Math.round(performance.now() - t0),
+          worstLoopDelayMs: +(delay.max / 1e6).toFixed(1),
+          p99LoopDelayMs: +(delay.percentile(99) / 1e6).toFixed(1),
+        };
       }
       reloads.push(round);
     }
@@ -101,15 +112,30 @@ async function main(): Promise<void> {
         reloads,
         // Delays are wall-clock: on a shared machine they include time the process was not scheduled.
         loadAverage: loadavg().map((l) => +l.toFixed(2)),
-        withoutReload: { rps: Math.round(quietRun.requests.average), p99Ms: quietRun.latency.p99, non2xx: quietRun.non2xx },
-        duringReload: { rps: Math.round(busyRun.requests.average), p99Ms: busyRun.latency.p99, non2xx: busyRun.non2xx, errors: busyRun.errors },
+        withoutReload: {
+          rps: Math.round(quietRun.requests.average),
+          p99Ms: quietRun.latency.p99,
+          non2xx: quietRun.non2xx,
+        },
+        duringReload: {
+          rps: Math.round(busyRun.requests.average),
+          p99Ms: busyRun.latency.p99,
+          non2xx: busyRun.non2xx,
+          errors: busyRun.errors,
+        },
       },
       'snapshot reloads under /api/asn-connectivity load',
     );
-    const worstStallMs = +Math.max(idleDelay.max / 1e6, ...reloads.flatMap((r) => Object.values(r).map((k) => k.worstLoopDelayMs))).toFixed(1);
+    const worstStallMs = +Math.max(
+      idleDelay.max / 1e6,
+      ...reloads.flatMap((r) => Object.values(r).map((k) => k.worstLoopDelayMs)),
+    ).toFixed(1);
     const graphMB = graph.byteLength / MB + Math.max(0, afterLoad.heapUsed - before.heapUsed) / MB;
     const within = worstStallMs <= MAX_STALL_MS && graphMB < MAX_GRAPH_MB;
-    log.info({ worstStallMs, limitMs: MAX_STALL_MS, graphMB: +graphMB.toFixed(2), limitMB: MAX_GRAPH_MB, within }, 'bounds');
+    log.info(
+      { worstStallMs, limitMs: MAX_STALL_MS, graphMB: +graphMB.toFixed(2), limitMB: MAX_GRAPH_MB, within },
+      'bounds',
+    );
     if (!within) process.exitCode = 1;
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -14,7 +14,9 @@ interface Answer {
   bodyFile: string;
 }
 const answers = new Map<string, { headers: OutgoingHttpHeaders; body: Buffer }>();
-const listed = process.env.BASELINE_ANSWERS ? (JSON.parse(readFileSync(process.env.BASELINE_ANSWERS, 'utf8')) as Answer[]) : [];
+const listed = process.env.BASELINE_ANSWERS
+  ? (JSON.parse(readFileSync(process.env.BASELINE_ANSWERS, 'utf8')) as Answer[])
+  : [];
 for (const { path, headers, bodyFile } of listed) answers.set(path, { headers, body: readFileSync(bodyFile) });
 
 createServer((req, res) => {

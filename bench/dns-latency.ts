@@ -46,7 +46,11 @@ async function measure(origin: string, path: string, headers: Record<string, str
     if (round >= 3) times.push(ms);
   }
   times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)]!, p95: times[Math.floor(times.length * 0.95)]!, max: times[times.length - 1]! };
+  return {
+    median: times[Math.floor(times.length / 2)]!,
+    p95: times[Math.floor(times.length * 0.95)]!,
+    max: times[times.length - 1]!,
+  };
 }
 
 async function listen(app: FastifyInstance): Promise<string> {
@@ -59,7 +63,10 @@ async function scaledApp(fakeOrigin: string, resolvers: ResolverSpec[]): Promise
   const config = loadConfig({ UPSTREAM_OVERRIDE_ORIGIN: fakeOrigin });
   const app = Fastify({ ajv: { customOptions: { keywords: [GUARD_KEYWORD] } } });
   app.decorate('config', config);
-  app.decorate('upstream', new Upstream({ timeoutMs: config.UPSTREAM_TIMEOUT_MS, siteUrl: '', overrideOrigin: fakeOrigin, logger }));
+  app.decorate(
+    'upstream',
+    new Upstream({ timeoutMs: config.UPSTREAM_TIMEOUT_MS, siteUrl: '', overrideOrigin: fakeOrigin, logger }),
+  );
   app.decorate('lifecycle', new Lifecycle(logger));
   await app.register(guards);
   await app.register(dnsresolver, { prefix: '/api', resolvers });
@@ -94,7 +101,9 @@ async function runFakes(plan: FakePlan): Promise<void> {
   const fake = await FakeUpstream.start();
   for (const { host, path, delay } of plan.doh) fake.on('GET', host, path, dohAnswer(delay));
   const servers = await Promise.all(plan.dns.map((delay) => FakeDns.start(delay)));
-  for (const dns of servers) dns.on('example.com', 'A', { answers: [{ type: 'A', name: 'example.com', ttl: 300, data: '93.184.215.14' }] });
+  for (const dns of servers) {
+    dns.on('example.com', 'A', { answers: [{ type: 'A', name: 'example.com', ttl: 300, data: '93.184.215.14' }] });
+  }
   parentPort!.postMessage({ origin: fake.origin, dns: servers.map((d) => d.address) });
   parentPort!.once('message', async () => {
     await Promise.all([fake.close(), ...servers.map((d) => d.close())]);
@@ -103,7 +112,8 @@ async function runFakes(plan: FakePlan): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const rows: Array<{ setup: string; resolvers: number; slowest: number; median: number; p95: number; max: number }> = [];
+  const rows: Array<{ setup: string; resolvers: number; slowest: number; median: number; p95: number; max: number }> =
+    [];
 
   // The service as configured: the data file's resolvers, plain DNS through one
   // loopback server delayed by SLOWEST_MS, each DoH endpoint with its own delay.
@@ -112,7 +122,11 @@ async function main(): Promise<void> {
       dns: [SLOWEST_MS],
       doh: DOH_ENDPOINTS.map(([host, path], i) => ({ host, path, delay: delayOf(i, DOH_ENDPOINTS.length + 1) })),
     });
-    const config = loadConfig({ UPSTREAM_OVERRIDE_ORIGIN: fakes.origin, DNS_OVERRIDE_SERVER: fakes.dns[0]!, LOG_LEVEL: 'error' });
+    const config = loadConfig({
+      UPSTREAM_OVERRIDE_ORIGIN: fakes.origin,
+      DNS_OVERRIDE_SERVER: fakes.dns[0]!,
+      LOG_LEVEL: 'error',
+    });
     const app = await buildApi({ config, logger });
     const origin = await listen(app);
     const result = await measure(origin, '/api/dnsresolver?hostname=example.com&type=A', REFERER);
@@ -146,7 +160,9 @@ async function main(): Promise<void> {
   for (const close of closers.reverse()) await close();
 }
 
-function report(rows: Array<{ setup: string; resolvers: number; slowest: number; median: number; p95: number; max: number }>): void {
+function report(
+  rows: Array<{ setup: string; resolvers: number; slowest: number; median: number; p95: number; max: number }>,
+): void {
   let failed = false;
   const out = ['setup                 resolvers  slowest  median    p95     max   median-slowest  within bound'];
   for (const r of rows) {
@@ -157,7 +173,9 @@ function report(rows: Array<{ setup: string; resolvers: number; slowest: number;
       `${r.setup.padEnd(22)}${String(r.resolvers).padStart(9)}${`${r.slowest} ms`.padStart(9)}${r.median.toFixed(1).padStart(8)}${r.p95.toFixed(1).padStart(8)}${r.max.toFixed(1).padStart(8)}${`${over.toFixed(1)} ms`.padStart(17)}  ${ok ? 'yes' : 'NO'}`,
     );
   }
-  process.stdout.write(`${out.join('\n')}\n(${ROUNDS} sequential requests per row, after 3 warm-up requests; bound: slowest + ${BOUND_MS} ms)\n`);
+  process.stdout.write(
+    `${out.join('\n')}\n(${ROUNDS} sequential requests per row, after 3 warm-up requests; bound: slowest + ${BOUND_MS} ms)\n`,
+  );
   process.exitCode = failed ? 1 : 0;
 }
 

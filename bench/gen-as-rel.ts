@@ -51,7 +51,10 @@ export function generateAsRel(asCount = DEFAULT_AS_COUNT, seed = 1): SyntheticTo
   // The well-known ASNs join at spread positions, from a large early network
   // to a late stub, so benchmarks can ask for graphs of different depths.
   WELL_KNOWN.forEach((asn, k) => asns.splice(Math.floor(((k + 1) * asCount) / (WELL_KNOWN.length + 1)), 0, asn));
-  const lines = ['# source:topology|BGP|synthetic|bench/gen-as-rel.ts', '# types: -1 provider-to-customer, 0 peer-to-peer'];
+  const lines = [
+    '# source:topology|BGP|synthetic|bench/gen-as-rel.ts',
+    '# types: -1 provider-to-customer, 0 peer-to-peer',
+  ];
   let links = 0;
   for (let i = 0; i < TIER1.length; i++) {
     for (let j = i + 1; j < TIER1.length; j++) {
@@ -87,7 +90,9 @@ const COUNTRIES = ['US', 'DE', 'GB', 'FR', 'NL', 'BR', 'IN', 'JP', 'CN', 'RU', '
 export function generateAsOrg(asns: readonly number[]): string {
   const orgCount = Math.ceil(asns.length / 3);
   const lines = ['# name: AS Org', '# format:org_id|changed|org_name|country|source'];
-  for (let o = 0; o < orgCount; o++) lines.push(`ORG-SYN${o}-RIPE|20260101|Synthetic Networks ${o}|${COUNTRIES[o % COUNTRIES.length]}|RIPE`);
+  for (let o = 0; o < orgCount; o++) {
+    lines.push(`ORG-SYN${o}-RIPE|20260101|Synthetic Networks ${o}|${COUNTRIES[o % COUNTRIES.length]}|RIPE`);
+  }
   lines.push('# format:aut|changed|aut_name|org_id|opaque_id|source');
   asns.forEach((asn, i) => lines.push(`${asn}|20260101|SYN-AS${asn}|ORG-SYN${i % orgCount}-RIPE|opaque${i}|RIPE`));
   return lines.join('\n') + '\n';

@@ -44,7 +44,12 @@ try {
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', HOST: '127.0.0.1' });
   const logger = createLogger(config, pino.destination({ fd: 2, sync: false }));
   // The app serves geo alone, with databases this script reloads itself.
-  const upstream = new Upstream({ timeoutMs: config.UPSTREAM_TIMEOUT_MS, siteUrl: '', overrideOrigin: config.UPSTREAM_OVERRIDE_ORIGIN, logger });
+  const upstream = new Upstream({
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    siteUrl: '',
+    overrideOrigin: config.UPSTREAM_OVERRIDE_ORIGIN,
+    logger,
+  });
   const databases = new GeoDatabases({ dir: join(dataDir, 'geo'), upstream, accountId: '', licenseKey: '', logger });
   const app = await buildApi({ config, logger, routes: async (api) => api.register(geo, { databases }) });
   await databases.loadAll();
@@ -56,7 +61,17 @@ try {
   // The load comes from another process, so the loop measured here runs only the server.
   const cannon = spawn(
     process.execPath,
-    [createRequire(import.meta.url).resolve('autocannon/autocannon.js'), '-j', '-c', String(CONNECTIONS), '-d', String(RELOADS * 2 + 3), '-H', 'referer=http://localhost/', url],
+    [
+      createRequire(import.meta.url).resolve('autocannon/autocannon.js'),
+      '-j',
+      '-c',
+      String(CONNECTIONS),
+      '-d',
+      String(RELOADS * 2 + 3),
+      '-H',
+      'referer=http://localhost/',
+      url,
+    ],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
   const cannonOut: Buffer[] = [];
@@ -119,7 +134,11 @@ try {
       requestsPerSecond: Math.round(result.requests.average),
       non2xx: result.non2xx,
       errors: result.errors,
-      reloads: reloads.map((r) => ({ maxDelayMs: +r.maxMs.toFixed(1), p99DelayMs: +r.p99Ms.toFixed(1), reloadMs: +r.loadMs.toFixed(1) })),
+      reloads: reloads.map((r) => ({
+        maxDelayMs: +r.maxMs.toFixed(1),
+        p99DelayMs: +r.p99Ms.toFixed(1),
+        reloadMs: +r.loadMs.toFixed(1),
+      })),
       worstSynchronousOpenMs: +worstOpen.toFixed(2),
       medianMaxDelayDuringReloadMs: +medianReload.toFixed(1),
       medianMaxDelayWithoutReloadMs: +median(quiet).toFixed(1),

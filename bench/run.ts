@@ -55,12 +55,25 @@ async function load(url: string, c: Pick<BenchCase, 'method' | 'headers' | 'body
   });
 }
 
-async function measure(name: string, url: string, pid: number | undefined, c: Pick<BenchCase, 'method' | 'headers' | 'body' | 'minRatio'>): Promise<Result> {
+async function measure(
+  name: string,
+  url: string,
+  pid: number | undefined,
+  c: Pick<BenchCase, 'method' | 'headers' | 'body' | 'minRatio'>,
+): Promise<Result> {
   await load(url, c, WARMUP_S);
   const cpuBefore = cpuSeconds(pid);
   const r = await load(url, c, DURATION_S);
   const cpuUs = r.requests.total ? ((cpuSeconds(pid) - cpuBefore) * 1e6) / r.requests.total : 0;
-  return { name, rps: r.requests.average, p99: r.latency.p99, cpuUs, errors: r.errors + r.timeouts, non2xx: r.non2xx, minRatio: c.minRatio };
+  return {
+    name,
+    rps: r.requests.average,
+    p99: r.latency.p99,
+    cpuUs,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    minRatio: c.minRatio,
+  };
 }
 
 // Hop-by-hop and per-answer headers the baseline's own node:http writes itself.
@@ -72,10 +85,18 @@ const sameBytesPath = (c: BenchCase) => `/same/${encodeURIComponent(c.name)}`;
  * Each sameBytes case's answer as the server gives it (body and headers),
  * written for the baseline to read into memory; returns the list's file.
  */
-async function probeAnswers(root: string, origins: Record<BenchCase['listener'], string>, cases: BenchCase[]): Promise<string> {
+async function probeAnswers(
+  root: string,
+  origins: Record<BenchCase['listener'], string>,
+  cases: BenchCase[],
+): Promise<string> {
   const answers = [];
   for (const [i, c] of cases.entries()) {
-    const res = await request(`${origins[c.listener]}${c.path}`, { method: c.method ?? 'GET', headers: { referer: REFERER, ...c.headers }, body: c.body });
+    const res = await request(`${origins[c.listener]}${c.path}`, {
+      method: c.method ?? 'GET',
+      headers: { referer: REFERER, ...c.headers },
+      body: c.body,
+    });
     const bytes = Buffer.from(await res.body.arrayBuffer());
     if (res.statusCode !== 200) throw new Error(`${c.name}: the probe got ${res.statusCode}`);
     const bodyFile = join(root, `same-${i}.bin`);
@@ -94,7 +115,11 @@ const ratio = (r: Result) => r.rps / (r.baselineRps ?? r.rps);
 function medianRound(rounds: Result[]): Result {
   const sorted = [...rounds].sort((a, b) => ratio(a) - ratio(b));
   const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
-  return { ...median, errors: rounds.reduce((n, r) => n + r.errors, 0), non2xx: rounds.reduce((n, r) => n + r.non2xx, 0) };
+  return {
+    ...median,
+    errors: rounds.reduce((n, r) => n + r.errors, 0),
+    non2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
+  };
 }
 
 const passed = (r: Result) => !r.errors && !r.non2xx && (r.minRatio === undefined || ratio(r) >= r.minRatio);
@@ -104,13 +129,27 @@ function report(baselineCpuUs: number, results: Result[]): boolean {
     const verdict = r.minRatio === undefined ? '' : passed(r) ? `ok (>= ${r.minRatio})` : `MISSED (< ${r.minRatio})`;
     const problems = r.errors || r.non2xx ? ` errors=${r.errors} non2xx=${r.non2xx}` : '';
     const rounds = r.rounds && r.rounds.length > 1 ? r.rounds.map((x) => x.toFixed(2)).join(' ') : '';
-    return [r.name, r.rps.toFixed(0), `${r.p99} ms`, (r.baselineRps ?? 0).toFixed(0), ratio(r).toFixed(2), rounds, r.cpuUs.toFixed(0), (baselineCpuUs / r.cpuUs).toFixed(2), verdict + problems];
+    return [
+      r.name,
+      r.rps.toFixed(0),
+      `${r.p99} ms`,
+      (r.baselineRps ?? 0).toFixed(0),
+      ratio(r).toFixed(2),
+      rounds,
+      r.cpuUs.toFixed(0),
+      (baselineCpuUs / r.cpuUs).toFixed(2),
+      verdict + problems,
+    ];
   });
   const header = ['case', 'req/s', 'p99', 'baseline req/s', 'ratio', 'rounds', 'CPU µs/req', 'CPU ratio', 'check'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  process.stdout.write(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n\n`);
-  process.stdout.write(`ratio: req/s over the bare node:http baseline's, measured just before the case; a case with a ratio to meet runs ${ROUNDS} rounds (listed) and shows its median round; CPU ratio: baseline CPU per request (${baselineCpuUs.toFixed(0)} µs) over the case's; ${PINNED ? 'each server on core 1, the load generator on core 0' : 'not pinned to cores'}.\n`);
+  process.stdout.write(
+    `\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n\n`,
+  );
+  process.stdout.write(
+    `ratio: req/s over the bare node:http baseline's, measured just before the case; a case with a ratio to meet runs ${ROUNDS} rounds (listed) and shows its median round; CPU ratio: baseline CPU per request (${baselineCpuUs.toFixed(0)} µs) over the case's; ${PINNED ? 'each server on core 1, the load generator on core 0' : 'not pinned to cores'}.\n`,
+  );
   return results.every(passed);
 }
 
@@ -121,19 +160,34 @@ async function main(): Promise<void> {
   try {
     const selected = allCases.filter((c) => c.name.includes(FILTER));
     for (const c of selected) c.fake?.(fake);
-    const common = { HOST: '127.0.0.1', LOG_FORMAT: 'json', LOG_LEVEL: 'info', UPSTREAM_OVERRIDE_ORIGIN: fake.origin, FRONTEND_DIR: await writeSiteFixture(join(root, 'frontend')) };
+    const common = {
+      HOST: '127.0.0.1',
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'info',
+      UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+      FRONTEND_DIR: await writeSiteFixture(join(root, 'frontend')),
+    };
 
     // The baseline answers the body the real /api/configs gives with the same settings.
     const probe = await startServer({ ...common, DATA_DIR: join(root, 'probe') }, join(root, 'probe.log'), PINNED);
     children.push(probe.child);
     const res = await request(`${probe.origins.api}/api/configs`, { headers: { referer: REFERER } });
     const body = await res.body.text();
-    const answersFile = await probeAnswers(root, probe.origins, selected.filter((c) => c.sameBytes));
+    const answersFile = await probeAnswers(
+      root,
+      probe.origins,
+      selected.filter((c) => c.sameBytes),
+    );
     await stop(probe.child);
 
     const [baselinePort] = (await freePorts(1)) as [number];
     const baselineChild = spawn(...serverCommand(PINNED, ['--import', 'tsx', join(APP_ROOT, 'bench', 'baseline.ts')]), {
-      env: { PATH: process.env.PATH ?? '', BASELINE_BODY: body, BASELINE_PORT: String(baselinePort), BASELINE_ANSWERS: answersFile },
+      env: {
+        PATH: process.env.PATH ?? '',
+        BASELINE_BODY: body,
+        BASELINE_PORT: String(baselinePort),
+        BASELINE_ANSWERS: answersFile,
+      },
       stdio: 'ignore',
     });
     children.push(baselineChild);
@@ -161,8 +215,16 @@ async function main(): Promise<void> {
         for (const c of cases) {
           const rounds: Result[] = [];
           for (let round = 1; round <= (c.minRatio === undefined ? 1 : ROUNDS); round++) {
-            log.info({ case: c.name, round, connections: CONNECTIONS, seconds: DURATION_S }, 'measuring the baseline, then the case');
-            const base = await measure('baseline', baselineUrl(c), baselineChild.pid, c.sameBytes ? { headers: c.headers } : {});
+            log.info(
+              { case: c.name, round, connections: CONNECTIONS, seconds: DURATION_S },
+              'measuring the baseline, then the case',
+            );
+            const base = await measure(
+              'baseline',
+              baselineUrl(c),
+              baselineChild.pid,
+              c.sameBytes ? { headers: c.headers } : {},
+            );
             baselineCpu.push(base.cpuUs);
             const result = await measure(c.name, `${server.origins[c.listener]}${c.path}`, server.child.pid, c);
             rounds.push({ ...result, baselineRps: base.rps });

@@ -32,6 +32,13 @@ export interface BenchCase {
 /** The request of a case that sends a capability's example request (routes/<cap>/examples.ts), as a page sends it. */
 export function exampleCase(request: ExampleRequest): Pick<BenchCase, 'path' | 'method' | 'headers' | 'body'> {
   if (request.payload === undefined) return { path: request.url, method: request.method, headers: request.headers };
-  if (typeof request.payload === 'string') return { path: request.url, method: request.method, headers: request.headers, body: request.payload };
-  return { path: request.url, method: request.method, headers: { 'content-type': 'application/json', ...request.headers }, body: JSON.stringify(request.payload) };
+  if (typeof request.payload === 'string') {
+    return { path: request.url, method: request.method, headers: request.headers, body: request.payload };
+  }
+  return {
+    path: request.url,
+    method: request.method,
+    headers: { 'content-type': 'application/json', ...request.headers },
+    body: JSON.stringify(request.payload),
+  };
 }

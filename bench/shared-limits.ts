@@ -24,7 +24,13 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const MIN_RATIO = 0.5;
 const log = pino({ level: 'info' });
 // Thresholds far above what the bench sends: every request does the limiters' bookkeeping, none is delayed or refused.
-const LIMITERS_ON = { SECURITY_RATE_LIMIT: '1000000000', SECURITY_DELAY_AFTER: '1000000000', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', UPSTREAM_OVERRIDE_ORIGIN: 'http://127.0.0.1:9' };
+const LIMITERS_ON = {
+  SECURITY_RATE_LIMIT: '1000000000',
+  SECURITY_DELAY_AFTER: '1000000000',
+  LOG_LEVEL: 'warn',
+  LOG_FORMAT: 'json',
+  UPSTREAM_OVERRIDE_ORIGIN: 'http://127.0.0.1:9',
+};
 
 interface Load {
   rps: number;
@@ -41,7 +47,12 @@ async function loadOf(servers: BenchServer[], redisPid: number | undefined, seco
   const redisBefore = cpuSeconds(redisPid);
   const results = await Promise.all(
     servers.map((s) =>
-      autocannon({ url: `${s.origins.api}/api/configs`, connections: Math.ceil(CONNECTIONS / servers.length), duration: seconds, headers: { referer: REFERER } }),
+      autocannon({
+        url: `${s.origins.api}/api/configs`,
+        connections: Math.ceil(CONNECTIONS / servers.length),
+        duration: seconds,
+        headers: { referer: REFERER },
+      }),
     ),
   );
   return {
@@ -62,7 +73,11 @@ async function main(): Promise<boolean> {
   const redis = await RedisServer.start();
   const started: BenchServer[] = [];
   const start = async (name: string, env: Record<string, string>) => {
-    const server = await startServer({ ...LIMITERS_ON, DATA_DIR: join(root, name), ...env }, join(root, `${name}.log`), pinned);
+    const server = await startServer(
+      { ...LIMITERS_ON, DATA_DIR: join(root, name), ...env },
+      join(root, `${name}.log`),
+      pinned,
+    );
     started.push(server);
     return server;
   };
@@ -88,21 +103,50 @@ async function main(): Promise<boolean> {
     const ratios = rounds.map((r) => r.redis.rps / r.memory.rps);
     const ratio = median(ratios);
     const sum = (pick: (r: { memory: Load; redis: Load }) => number) => rounds.reduce((n, r) => n + pick(r), 0);
-    const memoryCpu = perRequest(sum((r) => r.memory.serverCpu), sum((r) => r.memory.requests));
-    const redisServerCpu = perRequest(sum((r) => r.redis.serverCpu), sum((r) => r.redis.requests));
-    const redisOwnCpu = perRequest(sum((r) => r.redis.redisCpu), sum((r) => r.redis.requests));
+    const memoryCpu = perRequest(
+      sum((r) => r.memory.serverCpu),
+      sum((r) => r.memory.requests),
+    );
+    const redisServerCpu = perRequest(
+      sum((r) => r.redis.serverCpu),
+      sum((r) => r.redis.requests),
+    );
+    const redisOwnCpu = perRequest(
+      sum((r) => r.redis.redisCpu),
+      sum((r) => r.redis.requests),
+    );
     const failures = sum((r) => r.memory.failures + r.redis.failures) + two.failures;
     const rows = [
       ['limiters in process memory', median(rounds.map((r) => r.memory.rps)).toFixed(0), memoryCpu.toFixed(0), '', ''],
-      ['limiters in Redis, one instance', median(rounds.map((r) => r.redis.rps)).toFixed(0), redisServerCpu.toFixed(0), redisOwnCpu.toFixed(0), `${ratio.toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(' ')})`],
-      ['limiters in Redis, two instances', two.rps.toFixed(0), perRequest(two.serverCpu, two.requests).toFixed(0), perRequest(two.redisCpu, two.requests).toFixed(0), ''],
+      [
+        'limiters in Redis, one instance',
+        median(rounds.map((r) => r.redis.rps)).toFixed(0),
+        redisServerCpu.toFixed(0),
+        redisOwnCpu.toFixed(0),
+        `${ratio.toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(' ')})`,
+      ],
+      [
+        'limiters in Redis, two instances',
+        two.rps.toFixed(0),
+        perRequest(two.serverCpu, two.requests).toFixed(0),
+        perRequest(two.redisCpu, two.requests).toFixed(0),
+        '',
+      ],
     ];
-    const header = ['/api/configs, both limiters on', 'req/s', 'server CPU µs/req', 'Redis CPU µs/req', 'ratio to memory (rounds)'];
+    const header = [
+      '/api/configs, both limiters on',
+      'req/s',
+      'server CPU µs/req',
+      'Redis CPU µs/req',
+      'ratio to memory (rounds)',
+    ];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
     const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
     process.stdout.write(`\n${line(header)}\n${rows.map(line).join('\n')}\n`);
     const met = ratio >= MIN_RATIO && failures === 0;
-    process.stdout.write(`Redis against memory: median ratio ${ratio.toFixed(2)}, bound ${MIN_RATIO}: ${met ? 'met' : 'MISSED'}${failures ? `, ${failures} failed requests` : ''}; two instances share ${pinned ? 'core 1' : 'the machine'}.\n\n`);
+    process.stdout.write(
+      `Redis against memory: median ratio ${ratio.toFixed(2)}, bound ${MIN_RATIO}: ${met ? 'met' : 'MISSED'}${failures ? `, ${failures} failed requests` : ''}; two instances share ${pinned ? 'core 1' : 'the machine'}.\n\n`,
+    );
     return met;
   } finally {
     await Promise.all(started.map((s) => stop(s.child)));

@@ -48,7 +48,9 @@ void (async () => {
       if (health.statusCode === 200) {
         const page = await request(`${site}/`);
         await page.body.dump();
-        process.stdout.write(demoBanner({ api: API_PORT, front: String(proxy.port) }, page.statusCode === 200, VISITOR_IP));
+        process.stdout.write(
+          demoBanner({ api: API_PORT, front: String(proxy.port) }, page.statusCode === 200, VISITOR_IP),
+        );
         return;
       }
     } catch {

@@ -9,10 +9,20 @@ import type { AddressInfo } from 'node:net';
  * seen as a public address the fakes know instead of 127.0.0.1. Nothing in
  * the service itself lets a client choose its address.
  */
-export async function startVisitorProxy(target: { host: string; port: number }, visitorIp: string, port = 0): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+export async function startVisitorProxy(
+  target: { host: string; port: number },
+  visitorIp: string,
+  port = 0,
+): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const upstream = request(
-      { host: target.host, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-for': visitorIp } },
+      {
+        host: target.host,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, 'x-forwarded-for': visitorIp },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

@@ -34,7 +34,9 @@ export const test = base.extend<{ watch: Watch }>({
       page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
       page.on('requestfailed', (request) => {
         // A navigation or a newer lookup cancels requests on purpose.
-        if (request.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
+        if (request.failure()?.errorText !== 'net::ERR_ABORTED') {
+          problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
+        }
       });
       page.on('response', (response) => {
         if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
@@ -64,7 +66,9 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   await page.setViewportSize(DESKTOP);
   await page.screenshot({ path: `${SHOTS}${name}-desktop.png`, fullPage: true });
   await page.setViewportSize(PHONE);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow, `${name} is wider than a 390 px phone`).toBeLessThanOrEqual(0);
   await page.screenshot({ path: `${SHOTS}${name}-phone.png`, fullPage: true });
   await page.setViewportSize(DESKTOP);

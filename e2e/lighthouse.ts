@@ -27,7 +27,12 @@ try {
   for (const path of PAGES) {
     const runs = [];
     for (let i = 0; i < RUNS; i++) {
-      const run = await lighthouse(`${site.url}${path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
+      const run = await lighthouse(`${site.url}${path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: [...CATEGORIES],
+      });
       if (!run) throw new Error(`Lighthouse gave no result for ${path}`);
       runs.push(run);
     }
@@ -59,7 +64,9 @@ try {
     }
     if (path === '/' && bytes > HOME_MAX_BYTES) {
       failed = true;
-      process.stdout.write(`  / transfers ${(bytes / 1024).toFixed(1)} KiB, over the ${HOME_MAX_BYTES / 1024} KiB budget\n`);
+      process.stdout.write(
+        `  / transfers ${(bytes / 1024).toFixed(1)} KiB, over the ${HOME_MAX_BYTES / 1024} KiB budget\n`,
+      );
     }
   }
 } finally {

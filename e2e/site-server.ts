@@ -33,7 +33,13 @@ export async function startSite(): Promise<RunningSite> {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     // Load shedding off: the browser and the service share a busy two-core machine, and a 503 there is no finding.
-    env: { ...process.env, BACKEND_PORT: String(api), FRONTEND_PORT: String(front), LOG_LEVEL: 'warn', LOAD_SHEDDING: 'false' },
+    env: {
+      ...process.env,
+      BACKEND_PORT: String(api),
+      FRONTEND_PORT: String(front),
+      LOG_LEVEL: 'warn',
+      LOAD_SHEDDING: 'false',
+    },
   });
   const url = `http://localhost:${front}`;
   const deadline = Date.now() + START_LIMIT_MS;

@@ -14,13 +14,27 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 
 test('a feature switched off names the setting that turns it on', async ({ page }) => {
   await page.route('/api/configs', (route) =>
-    route.fulfill(json(200, { map: false, ipInfo: false, ipChecking: false, ip2location: false, originalSite: false, cloudFlare: false, ipapiis: false, reportSharing: false })),
+    route.fulfill(
+      json(200, {
+        map: false,
+        ipInfo: false,
+        ipChecking: false,
+        ip2location: false,
+        originalSite: false,
+        cloudFlare: false,
+        ipapiis: false,
+        reportSharing: false,
+      }),
+    ),
   );
   await page.goto('/ip/8.8.8.8');
   const keyedB = page.locator('.geo-card').filter({ hasText: 'ipapi.is' });
   await expect(keyedB).toContainText('This is switched off on this server.');
   await expect(keyedB.locator('code')).toHaveText('GEO_KEYED_B_API_KEY');
-  await expect(page.locator('.geo-card').filter({ hasText: 'IPCheck.ing' }).locator('code')).toHaveText(['PRIVATE_API_KEY', 'PRIVATE_API_ENDPOINT']);
+  await expect(page.locator('.geo-card').filter({ hasText: 'IPCheck.ing' }).locator('code')).toHaveText([
+    'PRIVATE_API_KEY',
+    'PRIVATE_API_ENDPOINT',
+  ]);
   await expect(page.locator('.geo-card').filter({ hasText: 'ip-api' })).toContainText('AS15169');
   await expect(page.locator('.map-section code')).toHaveText('MAP_API_KEY');
   await expect(page.locator('.share code')).toHaveText(['RADAR_API_KEY', 'KV_ACCOUNT_ID', 'KV_NAMESPACE_ID']);
@@ -60,10 +74,16 @@ test('a used-up quota on the private source is said plainly', async ({ page }) =
 test('a geolocation database not loaded yet and a failing source each get their own words', async ({ page, watch }) => {
   watch.allow(/HTTP 50[03]: .*\/api\/geo-(local|free-b)/);
   watch.allow(/status of 50[03]/);
-  await page.route(/\/api\/geo-local\?/, (route) => route.fulfill(json(503, { error: 'Geolocation database not loaded' })));
-  await page.route(/\/api\/geo-free-b\?/, (route) => route.fulfill(json(500, { error: 'The operation was aborted due to timeout' })));
+  await page.route(/\/api\/geo-local\?/, (route) =>
+    route.fulfill(json(503, { error: 'Geolocation database not loaded' })),
+  );
+  await page.route(/\/api\/geo-free-b\?/, (route) =>
+    route.fulfill(json(500, { error: 'The operation was aborted due to timeout' })),
+  );
   await page.goto('/ip/8.8.8.8');
-  await expect(page.locator('.geo-card').filter({ hasText: 'MaxMind' }).getByRole('alert')).toContainText('The local geolocation database is not loaded yet.');
+  await expect(page.locator('.geo-card').filter({ hasText: 'MaxMind' }).getByRole('alert')).toContainText(
+    'The local geolocation database is not loaded yet.',
+  );
   const failing = page.locator('.geo-card').filter({ hasText: 'IP.SB' }).getByRole('alert');
   await expect(failing).toContainText('The source behind this lookup failed to answer.');
   await expect(failing).toContainText('The operation was aborted due to timeout');
@@ -83,7 +103,10 @@ test('a visitor on loopback or a LAN is told so and still gets the lookup box', 
   expect(geo).toEqual([]);
 });
 
-test('a deployment whose Referer gate does not know its hostname says which setting to fix', async ({ page, watch }) => {
+test('a deployment whose Referer gate does not know its hostname says which setting to fix', async ({
+  page,
+  watch,
+}) => {
   watch.allow(/HTTP 403: .*\/api\/configs/);
   watch.allow(/status of 403/);
   await page.route('/api/configs', (route) => route.fulfill(json(403, { error: 'Access denied' })));

@@ -11,7 +11,12 @@ const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
  * most once per `everyMs` (none for a download shorter than that), with the
  * share of `totalBytes` when the upstream said how large it is (see announcedBytes).
  */
-export function downloadProgress(log: Pick<FastifyBaseLogger, 'info'>, what: string, totalBytes: number | undefined, everyMs = PROGRESS_EVERY_MS): Transform {
+export function downloadProgress(
+  log: Pick<FastifyBaseLogger, 'info'>,
+  what: string,
+  totalBytes: number | undefined,
+  everyMs = PROGRESS_EVERY_MS,
+): Transform {
   let received = 0;
   let lastLine = Date.now();
   return new Transform({
@@ -21,8 +26,14 @@ export function downloadProgress(log: Pick<FastifyBaseLogger, 'info'>, what: str
       if (now - lastLine >= everyMs) {
         lastLine = now;
         const percent = totalBytes === undefined ? undefined : Math.min(100, Math.floor((received / totalBytes) * 100));
-        const share = totalBytes === undefined ? `${megabytes(received)} so far` : `${megabytes(received)} of ${megabytes(totalBytes)} (${percent}%)`;
-        log.info({ download: what, bytes: received, totalBytes: totalBytes ?? null, percent: percent ?? null }, `downloading ${what}: ${share}`);
+        const share =
+          totalBytes === undefined
+            ? `${megabytes(received)} so far`
+            : `${megabytes(received)} of ${megabytes(totalBytes)} (${percent}%)`;
+        log.info(
+          { download: what, bytes: received, totalBytes: totalBytes ?? null, percent: percent ?? null },
+          `downloading ${what}: ${share}`,
+        );
       }
       done(null, chunk);
     },

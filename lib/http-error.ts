@@ -88,5 +88,7 @@ export function upstreamFailure(err: unknown, logMessage: string, logFields: Log
 export const withUpstreamReason =
   (logMessage: string) =>
   (err: unknown): never => {
-    throw err instanceof Error && expectedFailure(err) !== undefined ? new UpstreamFailedWithReason(err, logMessage) : err;
+    throw err instanceof Error && expectedFailure(err) !== undefined
+      ? new UpstreamFailedWithReason(err, logMessage)
+      : err;
   };

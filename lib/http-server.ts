@@ -17,7 +17,12 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 /** An HTTP server with this service's timeouts, for both listeners (Fastify's `serverFactory`). */
 export function createListenerServer(handler: RequestListener): Server {
   return createServer(
-    { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+    {
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    },
     handler,
   );
 }

@@ -20,7 +20,11 @@ const REDACT_PATHS = [
  * every line as it is written, whatever carried them there: an upstream's
  * error text, an error's stack, a URL.
  */
-export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>, destination?: DestinationStream, secrets: readonly string[] = []): Logger {
+export function createLogger(
+  config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>,
+  destination?: DestinationStream,
+  secrets: readonly string[] = [],
+): Logger {
   const scrubber = new SecretScrubber(secrets);
   const options = {
     level: config.LOG_LEVEL,
@@ -30,7 +34,10 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>, d
   if (destination) return pino(options, destination);
   if (config.LOG_FORMAT === 'json') return pino(options, pino.destination({ fd: 1, sync: false }));
   // One line per entry, context keys at its end; an error's stack still gets its own lines.
-  return pino({ ...options, transport: { target: 'pino-pretty', options: { destination: 1, translateTime: 'SYS:standard', singleLine: true } } });
+  return pino({
+    ...options,
+    transport: { target: 'pino-pretty', options: { destination: 1, translateTime: 'SYS:standard', singleLine: true } },
+  });
 }
 
 const SECRET_PARAMS = /([?&](?:key|token|apiKey|api_key|license_key)=)[^&#]*/gi;

@@ -23,7 +23,11 @@ export interface MemoryCacheOptions<K extends {}, V extends {}> {
  * keyed by that record itself and weakly held, so an entry goes when the
  * reader cache drops its record.
  */
-export function memoryCache<K extends {}, V extends {}>({ max, ttlMs, load }: MemoryCacheOptions<K, V>): LRUCache<K, V> {
+export function memoryCache<K extends {}, V extends {}>({
+  max,
+  ttlMs,
+  load,
+}: MemoryCacheOptions<K, V>): LRUCache<K, V> {
   return new LRUCache<K, V>({ max, ttl: ttlMs, fetchMethod: load && ((key) => load(key)) });
 }
 

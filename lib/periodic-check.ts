@@ -33,7 +33,9 @@ export class PeriodicCheck {
     const { id, run, firstAfterMs, everyMs, onError } = this.options;
     const task = new AsyncTask(id, run, onError);
     const schedule = (runImmediately: boolean) =>
-      scheduler.addSimpleIntervalJob(new SimpleIntervalJob({ milliseconds: everyMs, runImmediately }, task, { id, preventOverrun: true }));
+      scheduler.addSimpleIntervalJob(
+        new SimpleIntervalJob({ milliseconds: everyMs, runImmediately }, task, { id, preventOverrun: true }),
+      );
     // At 0 or one whole period the interval job alone gives the first check; otherwise a timer waits for it.
     if (firstAfterMs === 0 || firstAfterMs === everyMs) {
       schedule(firstAfterMs === 0);

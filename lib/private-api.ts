@@ -29,7 +29,14 @@ export interface ForwardOptions {
 // describing a hop, a proxy in front of us (Forwarded, X-Forwarded-Host, CF-*),
 // a body we rewrote (Content-Length, Content-Encoding) or a request undici
 // refuses (Expect) can never be passed on by being forgotten.
-const CALLER_HEADERS = ['authorization', 'accept-language', 'user-agent', 'sec-ch-ua', 'sec-ch-ua-mobile', 'sec-ch-ua-platform'] as const;
+const CALLER_HEADERS = [
+  'authorization',
+  'accept-language',
+  'user-agent',
+  'sec-ch-ua',
+  'sec-ch-ua-mobile',
+  'sec-ch-ua-platform',
+] as const;
 
 /** The names the caller's Connection header lists: they belong to that hop alone (RFC 9110 §7.6.1). */
 function connectionOptions(connection: string | undefined): Set<string> {

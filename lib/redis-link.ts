@@ -58,7 +58,10 @@ export class RedisLink {
   answered(): void {
     if (!this.down) return;
     this.down = false;
-    this.logger.info({ redis: redisUrlForLogs(this.url) }, 'Redis is reachable again: rate limits are shared across instances again');
+    this.logger.info(
+      { redis: redisUrlForLogs(this.url) },
+      'Redis is reachable again: rate limits are shared across instances again',
+    );
   }
 
   /** A command or the connection failed: the first failure of an outage is logged. */

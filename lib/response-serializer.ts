@@ -2,7 +2,8 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 
 type Schema = Record<string, unknown>;
 
-const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * `anyOf` members that each name one distinct JSON type, folded into one
@@ -14,7 +15,9 @@ function typeList(members: unknown[]): Schema | undefined {
   const types: string[] = [];
   let richest: Schema = {};
   for (const member of members) {
-    if (!isSchema(member) || typeof member.type !== 'string' || types.includes(member.type) || 'const' in member) return undefined;
+    if (!isSchema(member) || typeof member.type !== 'string' || types.includes(member.type) || 'const' in member) {
+      return undefined;
+    }
     types.push(member.type);
     if (Object.keys(member).length > 1) {
       if (Object.keys(richest).length > 0) return undefined;
@@ -48,7 +51,9 @@ export function foldTypeUnions(schema: unknown): unknown {
 type SerializerFactory = ReturnType<ReturnType<typeof SerializerSelector>>;
 
 /** Fastify's own response serialiser factory, handed schemas with their type unions folded. */
-export function foldingSerializerFactory(...args: Parameters<ReturnType<typeof SerializerSelector>>): SerializerFactory {
+export function foldingSerializerFactory(
+  ...args: Parameters<ReturnType<typeof SerializerSelector>>
+): SerializerFactory {
   const compile = SerializerSelector()(...args);
   return (route) => compile({ ...route, schema: foldTypeUnions(route.schema) });
 }

@@ -32,7 +32,9 @@ function userinfo(url: string): string[] {
  * could echo back: as set, URL-encoded (as sent in a query string), and the
  * HTTP Basic token of the database download.
  */
-export function secretValues(config: Pick<Config, (typeof SECRET_SETTINGS)[number] | 'GEODB_ACCOUNT_ID' | 'TELEMETRY_DSN_FRONTEND' | 'REDIS_URL'>): string[] {
+export function secretValues(
+  config: Pick<Config, (typeof SECRET_SETTINGS)[number] | 'GEODB_ACCOUNT_ID' | 'TELEMETRY_DSN_FRONTEND' | 'REDIS_URL'>,
+): string[] {
   const values = SECRET_SETTINGS.flatMap((name) => config[name].split(',').map((v) => v.trim()));
   values.push(...userinfo(config.TELEMETRY_DSN_FRONTEND), ...userinfo(config.REDIS_URL));
   if (config.GEODB_ACCOUNT_ID && config.GEODB_LICENSE_KEY) {
@@ -53,7 +55,9 @@ export class SecretScrubber {
   constructor(secrets: readonly string[]) {
     // Longest first, so a secret that contains another is replaced whole.
     const sorted = [...secrets].sort((a, b) => b.length - a.length);
-    this.pattern = sorted.length ? new RegExp(sorted.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g') : undefined;
+    this.pattern = sorted.length
+      ? new RegExp(sorted.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g')
+      : undefined;
   }
 
   get empty(): boolean {

@@ -113,18 +113,29 @@ export class Upstream {
       body.once('close', () => clearTimeout(timer));
       body.once('end', () => clearTimeout(timer));
       body.once('error', () => clearTimeout(timer));
-      this.observe?.(hostOf(url), `${Math.floor(res.statusCode / 100)}xx` as UpstreamOutcome, (performance.now() - started) / 1000);
+      this.observe?.(
+        hostOf(url),
+        `${Math.floor(res.statusCode / 100)}xx` as UpstreamOutcome,
+        (performance.now() - started) / 1000,
+      );
       return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body };
     } catch (err) {
       clearTimeout(timer);
       // The only abort is the timeout's.
-      this.observe?.(hostOf(url), controller.signal.aborted ? 'timeout' : 'error', (performance.now() - started) / 1000);
+      this.observe?.(
+        hostOf(url),
+        controller.signal.aborted ? 'timeout' : 'error',
+        (performance.now() - started) / 1000,
+      );
       throw err;
     }
   }
 
   /** The whole body; a body over `maxBytes` is abandoned with an UpstreamError. */
-  async bytes(url: string, options: CallOptions = {}): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }> {
+  async bytes(
+    url: string,
+    options: CallOptions = {},
+  ): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }> {
     const maxBytes = options.maxBytes ?? UPSTREAM_MAX_BODY_BYTES;
     const res = await this.request(url, options);
     const tooLarge = () => {
@@ -143,7 +154,10 @@ export class Upstream {
   }
 
   /** The whole body as text; a body over `maxBytes` is abandoned with an UpstreamError. */
-  async text(url: string, options: CallOptions = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  async text(
+    url: string,
+    options: CallOptions = {},
+  ): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
     const { status, headers, bytes } = await this.bytes(url, options);
     return { status, headers, text: bytes.toString('utf8') };
   }

@@ -29,10 +29,17 @@ const health: FastifyPluginAsyncTypebox<{ readiness: Readiness }> = async (app, 
     return { status: 'ok' as const };
   });
 
-  app.get('/readyz', { schema: { response: { 200: ReadinessReport, 503: ReadinessReport } } }, async (_request, reply) => {
-    const report = readiness.report();
-    return reply.code(report.ready ? 200 : 503).header('cache-control', 'no-store').send(report);
-  });
+  app.get(
+    '/readyz',
+    { schema: { response: { 200: ReadinessReport, 503: ReadinessReport } } },
+    async (_request, reply) => {
+      const report = readiness.report();
+      return reply
+        .code(report.ready ? 200 : 503)
+        .header('cache-control', 'no-store')
+        .send(report);
+    },
+  );
 };
 
 export default health;

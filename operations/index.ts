@@ -24,12 +24,17 @@ export default fp<OperationsOptions>(
     if (metrics instanceof Metrics) countRequests(app, listener, metrics);
     if (listener === 'api' && metrics instanceof Metrics) {
       app.get('/metrics', async (_request, reply) =>
-        reply.type(metrics.contentType).header('cache-control', 'no-store').send(await metrics.text()),
+        reply
+          .type(metrics.contentType)
+          .header('cache-control', 'no-store')
+          .send(await metrics.text()),
       );
     }
     if (listener === 'front') {
       // Never the metrics, and not the single-page app's page either, which a navigation path would get.
-      app.get('/metrics', (_request, reply) => reply.code(404).header('cache-control', 'no-store').type('text/plain').send('Not Found'));
+      app.get('/metrics', (_request, reply) =>
+        reply.code(404).header('cache-control', 'no-store').type('text/plain').send('Not Found'),
+      );
     }
   },
   { name: 'operations' },

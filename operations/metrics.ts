@@ -63,7 +63,9 @@ export class Metrics implements AppMetrics {
       registers,
       collect() {
         this.reset();
-        for (const [name, status] of readiness.datasets()) this.set({ dataset: name }, status.state === 'missing' ? 0 : 1);
+        for (const [name, status] of readiness.datasets()) {
+          this.set({ dataset: name }, status.state === 'missing' ? 0 : 1);
+        }
       },
     });
     // eslint-disable-next-line no-new

@@ -3,7 +3,15 @@ import { ageSeconds, type DatasetStatus } from './dataset-status.js';
 export type Listener = 'api' | 'front';
 
 /** The names /readyz and the metrics use for the datasets, in the order they are shown. */
-export const DATASETS = ['geoCity', 'geoAsn', 'asRelationships', 'asOrganisations', 'rdapBootstrap', 'tldList', 'serviceStatus'] as const;
+export const DATASETS = [
+  'geoCity',
+  'geoAsn',
+  'asRelationships',
+  'asOrganisations',
+  'rdapBootstrap',
+  'tldList',
+  'serviceStatus',
+] as const;
 export type DatasetName = (typeof DATASETS)[number];
 
 export interface DatasetReport {
@@ -53,7 +61,11 @@ export class Readiness {
   report(now = Date.now()): ReadinessReport {
     const datasets: ReadinessReport['datasets'] = {};
     for (const [name, status] of this.datasets()) {
-      datasets[name] = { state: status.state, updatedAt: status.updatedAt?.toISOString() ?? null, ageSeconds: ageSeconds(status, now) };
+      datasets[name] = {
+        state: status.state,
+        updatedAt: status.updatedAt?.toISOString() ?? null,
+        ageSeconds: ageSeconds(status, now),
+      };
     }
     return { ready: this.ready, listeners: { ...this.up }, datasets };
   }

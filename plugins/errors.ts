@@ -4,7 +4,8 @@ import { HttpError, INTERNAL_ERROR, UpstreamFailure } from '../lib/http-error.js
 import { TooManyRequests } from './rate-limit.js';
 import { Overloaded } from './load-shedding.js';
 
-const isErrorStatus = (status: unknown): status is number => typeof status === 'number' && status >= 400 && status < 600;
+const isErrorStatus = (status: unknown): status is number =>
+  typeof status === 'number' && status >= 400 && status < 600;
 
 /**
  * The one error handler: JSON bodies with one key, never a stack trace, and

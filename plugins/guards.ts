@@ -49,7 +49,12 @@ export default fp(
         }
         done();
       };
-      const own = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+      const own =
+        route.preValidation === undefined
+          ? []
+          : Array.isArray(route.preValidation)
+            ? route.preValidation
+            : [route.preValidation];
       route.preValidation = [...own, hook];
     });
   },

@@ -64,14 +64,19 @@ export default fp(
     app.decorate('routeLimiter', (name: string, max: number, timeWindow: number) =>
       limiter(name, max, timeWindow, (request, ip) => {
         app.metrics.limiterEntries.inc({ limiter: name });
-        request.log.warn({ ip, limiter: name, method: request.method, url: request.url }, `client entered the ${name} limiter's limited state`);
+        request.log.warn(
+          { ip, limiter: name, method: request.method, url: request.url },
+          `client entered the ${name} limiter's limited state`,
+        );
       }),
     );
 
     const max = app.config.SECURITY_RATE_LIMIT;
     if (max === 0) return;
 
-    const ledgerPath = app.config.SECURITY_BLACKLIST_LOG_FILE_PATH ? fromAppRoot(app.config.SECURITY_BLACKLIST_LOG_FILE_PATH) : '';
+    const ledgerPath = app.config.SECURITY_BLACKLIST_LOG_FILE_PATH
+      ? fromAppRoot(app.config.SECURITY_BLACKLIST_LOG_FILE_PATH)
+      : '';
 
     const writeLedger = async (request: FastifyRequest, ip: string) => {
       const line = `${new Date().toISOString()} ${ip} ${request.method} ${request.url.split('?', 1)[0]}\n`;

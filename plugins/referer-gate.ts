@@ -10,7 +10,10 @@ function bare(hostname: string): string {
 }
 
 export function allowedHostnames(allowedDomains: string): Set<string> {
-  const hosts = allowedDomains.split(',').map((h) => bare(h.trim())).filter(Boolean);
+  const hosts = allowedDomains
+    .split(',')
+    .map((h) => bare(h.trim()))
+    .filter(Boolean);
   return new Set(['localhost', ...hosts]);
 }
 
@@ -50,7 +53,10 @@ export default fp(
       }
       if (!allowed(referer)) {
         // So an operator can see which hostname to add to ALLOWED_DOMAINS.
-        request.log.debug({ refererHostname: refererHostname(referer), url: request.url }, 'request refused: Referer hostname not in ALLOWED_DOMAINS');
+        request.log.debug(
+          { refererHostname: refererHostname(referer), url: request.url },
+          'request refused: Referer hostname not in ALLOWED_DOMAINS',
+        );
         return void reply.code(403).send({ error: ACCESS_DENIED });
       }
       done();

@@ -18,7 +18,12 @@ export default fp(
       const threw = (request as unknown as Record<symbol, boolean>)[THREW];
       const level = status >= 500 || threw ? 'error' : status >= 400 ? 'warn' : 'info';
       request.log[level](
-        { method: request.method, url: request.url, statusCode: status, responseTime: Math.round(reply.elapsedTime * 100) / 100 },
+        {
+          method: request.method,
+          url: request.url,
+          statusCode: status,
+          responseTime: Math.round(reply.elapsedTime * 100) / 100,
+        },
         'request completed',
       );
     });

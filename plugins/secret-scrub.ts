@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import { SecretScrubber, secretValues } from '../lib/secrets.js';
 
-const isText = (type: unknown) => type === undefined || (typeof type === 'string' && /^(?:application\/json|text\/)/.test(type));
+const isText = (type: unknown) =>
+  type === undefined || (typeof type === 'string' && /^(?:application\/json|text\/)/.test(type));
 
 /**
  * No configured secret leaves in an answer, whatever an upstream sent: every
@@ -16,7 +17,9 @@ export default fp(
     app.addHook('onSend', (_request, reply, payload, done) => {
       if (!isText(reply.getHeader('content-type'))) return done(null, payload);
       if (typeof payload === 'string') return done(null, scrubber.scrub(payload));
-      if (Buffer.isBuffer(payload)) return done(null, Buffer.from(scrubber.scrub(payload.toString('latin1')), 'latin1'));
+      if (Buffer.isBuffer(payload)) {
+        return done(null, Buffer.from(scrubber.scrub(payload.toString('latin1')), 'latin1'));
+      }
       done(null, payload);
     });
   },

@@ -50,7 +50,9 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
         const url = req.url ?? '/';
         if (isApiPath(url)) {
           // One trusted hop: keep the reverse proxy's X-Forwarded-For, else name the socket peer.
-          if (!req.headers['x-forwarded-for'] && req.socket.remoteAddress) req.headers['x-forwarded-for'] = req.socket.remoteAddress;
+          if (!req.headers['x-forwarded-for'] && req.socket.remoteAddress) {
+            req.headers['x-forwarded-for'] = req.socket.remoteAddress;
+          }
           return api.routing(req, res);
         }
         // Speed device (docs/front-listener.md, "Speed"; docs/performance.md's
@@ -76,9 +78,13 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
       const file = lookup(current, request.url) ?? (isNavigation(request.url) ? current.fallback : undefined);
       if (file) {
         reply.hijack();
-        return sendSiteFile(request.raw, reply.raw, file, (err) => request.log.error({ err, url: request.url }, 'a site file could not be read'));
+        return sendSiteFile(request.raw, reply.raw, file, (err) =>
+          request.log.error({ err, url: request.url }, 'a site file could not be read'),
+        );
       }
-      if (isNavigation(request.url)) return reply.code(503).header('cache-control', NO_STORE).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+      if (isNavigation(request.url)) {
+        return reply.code(503).header('cache-control', NO_STORE).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+      }
       return notFound(reply);
     },
   });

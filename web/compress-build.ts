@@ -10,7 +10,16 @@ const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
 const VARIANTS = [
-  { suffix: '.br', compress: (bytes: Buffer) => brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }) },
+  {
+    suffix: '.br',
+    compress: (bytes: Buffer) =>
+      brotli(bytes, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+          [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+        },
+      }),
+  },
   { suffix: '.gz', compress: (bytes: Buffer) => gzipped(bytes, { level: constants.Z_BEST_COMPRESSION }) },
 ];
 
@@ -71,7 +80,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   }
   try {
     const s = await compressFolder(resolve(folder));
-    process.stdout.write(`compress: ${s.compressed} files in ${folder}, ${s.bytes} bytes; brotli variants ${s.brBytes}, gzip variants ${s.gzBytes}\n`);
+    process.stdout.write(
+      `compress: ${s.compressed} files in ${folder}, ${s.bytes} bytes; brotli variants ${s.brBytes}, gzip variants ${s.gzBytes}\n`,
+    );
   } catch (err) {
     process.stderr.write(`compress: ${(err as Error).message}\n`);
     process.exit(1);

@@ -8,7 +8,11 @@ export type Coding = 'br' | 'gzip' | 'identity';
 const BY_SIZE: readonly Coding[] = ['br', 'gzip', 'identity'];
 
 // @types/negotiator (0.6) predates negotiator 1.x's `preferred` option, which breaks ties between equal q-values.
-type EncodingsWithPreference = (this: Negotiator, available: readonly Coding[], options: { preferred: readonly Coding[] }) => Coding[];
+type EncodingsWithPreference = (
+  this: Negotiator,
+  available: readonly Coding[],
+  options: { preferred: readonly Coding[] },
+) => Coding[];
 const encodings = Negotiator.prototype.encodings as unknown as EncodingsWithPreference;
 
 /**
@@ -18,6 +22,7 @@ const encodings = Negotiator.prototype.encodings as unknown as EncodingsWithPref
  * distinct values, so each is parsed once.
  */
 export const acceptedCodings = memoized(
-  (header: string): readonly Coding[] => encodings.call(new Negotiator({ headers: { 'accept-encoding': header } }), BY_SIZE, { preferred: BY_SIZE }),
+  (header: string): readonly Coding[] =>
+    encodings.call(new Negotiator({ headers: { 'accept-encoding': header } }), BY_SIZE, { preferred: BY_SIZE }),
   1000,
 );

@@ -82,7 +82,9 @@ export class LiveSite {
     }
     const wanted = new Map<string, { ino: number; relevant: (changed: string | null) => boolean }>();
     const aboveIno = statSync(above, { throwIfNoEntry: false })?.ino;
-    if (aboveIno !== undefined) wanted.set(above, { ino: aboveIno, relevant: (changed) => changed === null || changed === name });
+    if (aboveIno !== undefined) {
+      wanted.set(above, { ino: aboveIno, relevant: (changed) => changed === null || changed === name });
+    }
     for (const folder of folders) wanted.set(folder.path, { ino: folder.ino, relevant: () => true });
 
     for (const [path, { ino, watcher }] of this.watches) {
@@ -130,7 +132,10 @@ export class LiveSite {
         this.current = next;
         if (next.fallback) this.logLoaded(first ? 'site loaded' : 'site reloaded');
       } else {
-        this.log.info({ root: this.root }, 'the site folder has no index.html (a build in progress?); the last complete build is still served');
+        this.log.info(
+          { root: this.root },
+          'the site folder has no index.html (a build in progress?); the last complete build is still served',
+        );
       }
     } catch (err) {
       this.log.error({ err, root: this.root }, 'the site folder cannot be read again; the last read is still served');

@@ -22,7 +22,12 @@ export function chooseVariant(file: SiteFile, acceptEncoding: string | undefined
  * missing mid-answer; the connection is then closed, as the length was sent;
  * a file held in memory cannot fail).
  */
-export function sendSiteFile(req: IncomingMessage, res: ServerResponse, file: SiteFile, onStreamError?: (err: Error) => void): void {
+export function sendSiteFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  file: SiteFile,
+  onStreamError?: (err: Error) => void,
+): void {
   const variant = chooseVariant(file, req.headers['accept-encoding']);
   if (req.headers['if-none-match'] !== undefined && fresh(req.headers, variant.headers)) {
     res.writeHead(304, variant.notModified);

@@ -149,7 +149,8 @@ function siteFile(relativePath: string, loaded: Loaded[], cacheControl: string):
  */
 export async function loadSite(root: string, caps: MemoryCaps = DEFAULT_CAPS): Promise<Site> {
   const { files: found, folders } = await walk(root);
-  const isVariant = (rel: string) => CODINGS.some(([, suffix]) => rel.endsWith(suffix) && found.has(rel.slice(0, -suffix.length)));
+  const isVariant = (rel: string) =>
+    CODINGS.some(([, suffix]) => rel.endsWith(suffix) && found.has(rel.slice(0, -suffix.length)));
   const sources: Array<{ rel: string; parts: Array<[Coding, Found]>; bytes: number }> = [];
   for (const [rel, own] of found) {
     if (isVariant(rel)) continue;

@@ -14,7 +14,10 @@ function loopbackDns(): Promise<FakeDns> {
   started ??= FakeDns.start(0, DNS_PORT).then((dns) =>
     dns
       .on('example.com', 'A', { answers: [{ type: 'A', name: 'example.com', ttl: 300, data: '93.184.215.14' }] })
-      .on('slow.example.com', 'A', { delayMs: SLOW_MS, answers: [{ type: 'A', name: 'slow.example.com', ttl: 300, data: '93.184.215.15' }] })
+      .on('slow.example.com', 'A', {
+        delayMs: SLOW_MS,
+        answers: [{ type: 'A', name: 'slow.example.com', ttl: 300, data: '93.184.215.15' }],
+      })
       .unref(),
   );
   return started;
@@ -49,7 +52,9 @@ export const dnsresolverCases: BenchCase[] = [
       const slow = dohAnswer(SLOW_MS);
       const fast = dohAnswer();
       for (const [host, path] of DOH_ENDPOINTS) {
-        fake.on('GET', host, path, (req, res) => (req.query.get('name') === 'slow.example.com' ? slow : fast)(req, res));
+        fake.on('GET', host, path, (req, res) =>
+          (req.query.get('name') === 'slow.example.com' ? slow : fast)(req, res),
+        );
       }
     },
   },

@@ -9,7 +9,16 @@ const DISTINCT_PLACES = 2_000;
 export const BENCH_IP = '4.20.30.40';
 
 function place(i: number) {
-  const names = (base: string) => ({ de: `${base} (de)`, en: base, es: `${base} (es)`, fr: `${base} (fr)`, ja: `${base} (ja)`, 'pt-BR': `${base} (pt)`, ru: `${base} (ru)`, 'zh-CN': `${base} (zh)` });
+  const names = (base: string) => ({
+    de: `${base} (de)`,
+    en: base,
+    es: `${base} (es)`,
+    fr: `${base} (fr)`,
+    ja: `${base} (ja)`,
+    'pt-BR': `${base} (pt)`,
+    ru: `${base} (ru)`,
+    'zh-CN': `${base} (zh)`,
+  });
   return {
     city: { geoname_id: new Uint32(100_000 + i), names: names(`City ${i}`) },
     country: { geoname_id: new Uint32(6252001), iso_code: 'US', names: names('United States') },
@@ -44,7 +53,10 @@ export function generateCityDatabase(count = BENCH_NETWORKS, buildEpoch?: number
 
 /** A GeoLite2-ASN-shaped database over the same networks. */
 export function generateAsnDatabase(count = BENCH_NETWORKS): Buffer {
-  const orgs = Array.from({ length: 500 }, (_, i) => ({ autonomous_system_number: new Uint32(64_512 + i), autonomous_system_organization: `Bench Network ${i}` }));
+  const orgs = Array.from({ length: 500 }, (_, i) => ({
+    autonomous_system_number: new Uint32(64_512 + i),
+    autonomous_system_organization: `Bench Network ${i}`,
+  }));
   return writeMmdb({ databaseType: 'GeoLite2-ASN', networks: slash24s(count, (i) => orgs[i % orgs.length]!) });
 }
 

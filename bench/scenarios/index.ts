@@ -7,4 +7,11 @@ import { asnCases } from './asn.js';
 import { networkToolsCases } from './network-tools.js';
 
 /** Every capability's benchmark cases; each capability adds its own module's list here. */
-export const allCases: BenchCase[] = [...foundationCases, ...dnsresolverCases, ...geoCases, ...platformCases, ...asnCases, ...networkToolsCases];
+export const allCases: BenchCase[] = [
+  ...foundationCases,
+  ...dnsresolverCases,
+  ...geoCases,
+  ...platformCases,
+  ...asnCases,
+  ...networkToolsCases,
+];

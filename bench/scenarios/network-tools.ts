@@ -1,6 +1,10 @@
 import { exampleCase, type BenchCase } from '../scenario.js';
 import type { FakeUpstream } from '../../test/support/fake-upstream.js';
-import { FAKE_MAP_ENV, FAKE_PRIVATE_ENV, registerNetworkToolsFakeRoutes } from '../../test/support/fake-routes/network-tools.js';
+import {
+  FAKE_MAP_ENV,
+  FAKE_PRIVATE_ENV,
+  registerNetworkToolsFakeRoutes,
+} from '../../test/support/fake-routes/network-tools.js';
 import { registerUpstreamAnswers } from '../../test/support/fake-routes/index.js';
 import { exampleRequest } from '../../test/support/example-requests.js';
 

@@ -1,7 +1,12 @@
 import { exampleCase, type BenchCase } from '../scenario.js';
 import { exampleRequest } from '../../test/support/example-requests.js';
 import type { FakeUpstream } from '../../test/support/fake-upstream.js';
-import { FAKE_KV_ENV, FULL_REPORT, registerFakeKv, registerStatusPages } from '../../test/support/fake-routes/platform.js';
+import {
+  FAKE_KV_ENV,
+  FULL_REPORT,
+  registerFakeKv,
+  registerStatusPages,
+} from '../../test/support/fake-routes/platform.js';
 
 // The id of a report (a full run of the page) the GET case reads on every request; seeded into the fake store.
 const BENCH_REPORT_ID = 'benchReport0123456789A';

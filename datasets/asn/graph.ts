@@ -52,7 +52,10 @@ export class AsGraph {
 
   /** Bytes held by the graph's arrays. */
   get byteLength(): number {
-    return [this.asns, this.offsets, this.neighbours, this.relations, this.customerCounts, this.tier1].reduce((n, a) => n + a.byteLength, 0);
+    return [this.asns, this.offsets, this.neighbours, this.relations, this.customerCounts, this.tier1].reduce(
+      (n, a) => n + a.byteLength,
+      0,
+    );
   }
 
   indexOf(asn: number): number {
@@ -66,14 +69,18 @@ export class AsGraph {
   /** Distinct neighbours of `index` with relation `rel`; a link listed twice counts once. */
   neighboursOf(index: number, rel: number): number[] {
     const out = new Set<number>();
-    for (let k = this.offsets[index]!; k < this.offsets[index + 1]!; k++) if (this.relations[k] === rel) out.add(this.neighbours[k]!);
+    for (let k = this.offsets[index]!; k < this.offsets[index + 1]!; k++) {
+      if (this.relations[k] === rel) out.add(this.neighbours[k]!);
+    }
     return [...out];
   }
 
   /** Distinct providers of `index`, read from the end of its slice where the build put them. */
   providersOf(index: number): number[] {
     const out = new Set<number>();
-    for (let k = this.offsets[index + 1]! - 1; k >= this.offsets[index]! && this.relations[k] === REL_PROVIDER; k--) out.add(this.neighbours[k]!);
+    for (let k = this.offsets[index + 1]! - 1; k >= this.offsets[index]! && this.relations[k] === REL_PROVIDER; k--) {
+      out.add(this.neighbours[k]!);
+    }
     return [...out];
   }
 

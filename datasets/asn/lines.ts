@@ -48,7 +48,10 @@ const NEWLINE = 0x0a;
  * a half-million-line file then allocates almost nothing per line, which
  * keeps the garbage collector's pauses out of the event loop.
  */
-export async function eachLineBytes(stream: Readable, onLine: (buf: Buffer, start: number, end: number, lineNo: number) => void): Promise<number> {
+export async function eachLineBytes(
+  stream: Readable,
+  onLine: (buf: Buffer, start: number, end: number, lineNo: number) => void,
+): Promise<number> {
   let rest: Buffer | null = null;
   let lineNo = 0;
   for await (const raw of stream as AsyncIterable<Buffer | string>) {

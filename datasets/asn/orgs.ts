@@ -55,7 +55,9 @@ export async function parseAsOrg(stream: Readable): Promise<AsOrgs> {
       orgIndex.set(f[0]!, names.length);
       names.push(f[2]!);
     } else if (section === 'aut') {
-      if (f.length < 6 || !/^\d{1,10}$/.test(f[0]!)) throw new DatasetFormatError(`line ${lineNo}: expected aut|changed|aut_name|org_id|opaque_id|source`);
+      if (f.length < 6 || !/^\d{1,10}$/.test(f[0]!)) {
+        throw new DatasetFormatError(`line ${lineNo}: expected aut|changed|aut_name|org_id|opaque_id|source`);
+      }
       let org = orgIndex.get(f[3]!);
       if (org === undefined) {
         org = names.length;

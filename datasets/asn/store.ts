@@ -18,7 +18,10 @@ import { parseAsOrg, type AsOrgs } from './orgs.js';
 import { AUTO_UPDATE, PeriodicCheck } from '../../lib/periodic-check.js';
 
 export type DatasetKind = 'relationships' | 'organisations';
-const KIND_NAMES: Record<DatasetKind, string> = { relationships: 'AS relationships', organisations: 'AS organisations' };
+const KIND_NAMES: Record<DatasetKind, string> = {
+  relationships: 'AS relationships',
+  organisations: 'AS organisations',
+};
 const DEGRADED_WITHOUT: Record<DatasetKind, string> = {
   relationships: '/api/asn-connectivity has no graph and /api/asn-radar no local relationship fallback',
   organisations: 'AS names come from the routing registry instead',
@@ -214,7 +217,10 @@ export class AsnDatasets extends EventEmitter {
       const data = await KINDS[kind].parse(createReadStream(file, { highWaterMark: READ_CHUNK }));
       const snapshot = (await this.readState())[kind];
       this.install(kind, data, snapshotDate(snapshot) ?? (await stat(file)).mtime);
-      this.logger.info({ dataset: kind, entries: KINDS[kind].size(data), ms: Date.now() - started }, 'ASN dataset loaded');
+      this.logger.info(
+        { dataset: kind, entries: KINDS[kind].size(data), ms: Date.now() - started },
+        'ASN dataset loaded',
+      );
       return true;
     } catch (err) {
       this.logger.warn({ err, dataset: kind }, 'ASN dataset on disk is unreadable');
@@ -228,8 +234,12 @@ export class AsnDatasets extends EventEmitter {
       for (const kind of Object.keys(KINDS) as DatasetKind[]) {
         await this.update(kind, false).catch((err: unknown) => {
           const reason = expectedFailure(err);
-          if (reason) this.logger.warn({ dataset: kind, reason }, `${KIND_NAMES[kind]} update failed (${reason}); the snapshot in use stays`);
-          else this.logger.warn({ err, dataset: kind }, 'ASN dataset update failed');
+          if (reason) {
+            this.logger.warn(
+              { dataset: kind, reason },
+              `${KIND_NAMES[kind]} update failed (${reason}); the snapshot in use stays`,
+            );
+          } else this.logger.warn({ err, dataset: kind }, 'ASN dataset update failed');
         });
       }
     });
@@ -296,7 +306,9 @@ export class AsnDatasets extends EventEmitter {
       const data = await spec.parse(createReadStream(tmp, { highWaterMark: READ_CHUNK }));
       const current = kind === 'relationships' ? this.graph : this.orgs;
       if (current && spec.size(data) < spec.size(current) * MIN_SIZE_RATIO) {
-        throw new Error(`download has ${spec.size(data)} entries against ${spec.size(current)} in use; taken as truncated`);
+        throw new Error(
+          `download has ${spec.size(data)} entries against ${spec.size(current)} in use; taken as truncated`,
+        );
       }
       await rename(tmp, this.path(kind));
       this.install(kind, data, snapshotDate(newest) ?? new Date());

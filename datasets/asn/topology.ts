@@ -71,7 +71,9 @@ export function upstreamTopology(graph: AsGraph, asn: number): Topology {
         }
       }
       if (intermediates.length > MAX_INTERMEDIATES) {
-        intermediates.sort((a, b) => graph.customerCounts[b]! - graph.customerCounts[a]! || graph.asns[a]! - graph.asns[b]!);
+        intermediates.sort(
+          (a, b) => graph.customerCounts[b]! - graph.customerCounts[a]! || graph.asns[a]! - graph.asns[b]!,
+        );
         intermediates.length = MAX_INTERMEDIATES;
       }
       for (const p of intermediates) {
@@ -91,15 +93,22 @@ export function upstreamTopology(graph: AsGraph, asn: number): Topology {
   for (const i of order) if (kept.has(i)) nodes.push({ asn: graph.asns[i]!, type: typeOf.get(i)! });
   const edges: TopologyEdge[] = [];
   for (let e = 0; e < edgeFrom.length; e++) {
-    if (kept.has(edgeFrom[e]!) && kept.has(edgeTo[e]!)) edges.push({ from: graph.asns[edgeFrom[e]!]!, to: graph.asns[edgeTo[e]!]! });
+    if (kept.has(edgeFrom[e]!) && kept.has(edgeTo[e]!)) {
+      edges.push({ from: graph.asns[edgeFrom[e]!]!, to: graph.asns[edgeTo[e]!]! });
+    }
   }
   return { nodes, edges };
 }
 
 /** The nodes left once intermediates without an outgoing edge to a kept node are removed, repeatedly. */
-function pruneDeadEnds(order: number[], typeOf: Map<number, NodeType>, edgeFrom: number[], edgeTo: number[]): Set<number> {
+function pruneDeadEnds(
+  order: number[],
+  typeOf: Map<number, NodeType>,
+  edgeFrom: number[],
+  edgeTo: number[],
+): Set<number> {
   const kept = new Set(order);
-  for (let removed = true; removed; ) {
+  for (let removed = true; removed;) {
     removed = false;
     const hasOutgoing = new Set<number>();
     for (let e = 0; e < edgeFrom.length; e++) if (kept.has(edgeTo[e]!)) hasOutgoing.add(edgeFrom[e]!);

@@ -64,7 +64,9 @@ export interface GeoDatabasesOptions {
  * only parses the metadata, so this never holds the event loop for long.
  */
 export function openDatabase<E extends Edition>(buffer: Buffer, edition: E): NonNullable<Readers[E]> {
-  const reader = new Reader<CityResponse & AsnResponse>(buffer, { cache: memoryCache<string | number, object>({ max: DECODED_RECORDS_MAX }) });
+  const reader = new Reader<CityResponse & AsnResponse>(buffer, {
+    cache: memoryCache<string | number, object>({ max: DECODED_RECORDS_MAX }),
+  });
   if (!TYPE_PATTERN[edition].test(reader.metadata.databaseType)) {
     throw new Error(`${EDITIONS[edition]}: unexpected database type ${JSON.stringify(reader.metadata.databaseType)}`);
   }
@@ -160,10 +162,16 @@ export class GeoDatabases {
       );
     } else if (refused) {
       const reason = [...reasons].join('; ');
-      this.log.warn({ missing: absent, reason }, `${degraded}; the download was refused (${reason}): check GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY`);
+      this.log.warn(
+        { missing: absent, reason },
+        `${degraded}; the download was refused (${reason}): check GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY`,
+      );
     } else if (reasons.size > 0) {
       const reason = [...reasons].join('; ');
-      this.log.warn({ missing: absent, reason }, `${degraded}; the download failed (${reason}), tried again at the next start and, with GEODB_AUTO_UPDATE=true, daily`);
+      this.log.warn(
+        { missing: absent, reason },
+        `${degraded}; the download failed (${reason}), tried again at the next start and, with GEODB_AUTO_UPDATE=true, daily`,
+      );
     }
   }
 
@@ -185,12 +193,16 @@ export class GeoDatabases {
       const before = await stat(path);
       const buffer = await readFile(path);
       this.install(edition, openDatabase(buffer, edition), identity(before));
-      this.log.info({ edition: EDITIONS[edition], build: this.readers[edition]!.metadata.buildEpoch }, 'geo database loaded');
+      this.log.info(
+        { edition: EDITIONS[edition], build: this.readers[edition]!.metadata.buildEpoch },
+        'geo database loaded',
+      );
       return true;
     } catch (err) {
       // A missing file is reported by bootstrap (once, with the fix) or is an operator's rename in progress.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') this.log.debug({ edition: EDITIONS[edition] }, 'geo database file missing');
-      else this.log.error({ edition: EDITIONS[edition], err }, 'geo database could not be loaded');
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.log.debug({ edition: EDITIONS[edition] }, 'geo database file missing');
+      } else this.log.error({ edition: EDITIONS[edition], err }, 'geo database could not be loaded');
       return false;
     }
   }
@@ -210,8 +222,17 @@ export class GeoDatabases {
         } catch (err) {
           this.lastAttemptFailed.add(edition);
           const reason = expectedFailure(err);
-          if (reason) this.log.warn({ edition: EDITIONS[edition], reason }, `geo database update failed (${reason}); the current database stays`);
-          else this.log.error({ edition: EDITIONS[edition], err }, 'geo database update failed; the current database stays');
+          if (reason) {
+            this.log.warn(
+              { edition: EDITIONS[edition], reason },
+              `geo database update failed (${reason}); the current database stays`,
+            );
+          } else {
+            this.log.error(
+              { edition: EDITIONS[edition], err },
+              'geo database update failed; the current database stays',
+            );
+          }
         }
       }
     });
@@ -240,7 +261,12 @@ export class GeoDatabases {
       refuseUnsafeTarget(target);
       const timeoutMs = Math.max(1, deadline - Date.now());
       const headers = target.host === DOWNLOAD_HOST ? { authorization: auth } : {};
-      const res = await this.options.upstream.request(current, { method, headers, timeoutMs, signal: this.options.signal });
+      const res = await this.options.upstream.request(current, {
+        method,
+        headers,
+        timeoutMs,
+        signal: this.options.signal,
+      });
       const location = res.headers.location;
       if (res.status >= 300 && res.status < 400 && typeof location === 'string') {
         res.body.destroy();
@@ -268,7 +294,10 @@ export class GeoDatabases {
     }
     // File times keep whole seconds from HTTP dates; anything newer by a second or more is a new copy.
     const newer = remote - local.mtimeMs >= 1000;
-    this.log.info({ edition: EDITIONS[edition], remote: new Date(remote), local: local.mtime, newer }, 'geo database update check');
+    this.log.info(
+      { edition: EDITIONS[edition], remote: new Date(remote), local: local.mtime, newer },
+      'geo database update check',
+    );
     return newer;
   }
 
@@ -318,7 +347,9 @@ export class GeoDatabases {
           return !oversized;
         },
       });
-      if (oversized) throw new UpstreamError(`${name}: the database in the archive is over ${MAX_DATABASE_BYTES} bytes; refused`);
+      if (oversized) {
+        throw new UpstreamError(`${name}: the database in the archive is over ${MAX_DATABASE_BYTES} bytes; refused`);
+      }
       const entries = (await readdir(work, { recursive: true })) as string[];
       const found = entries.find((entry) => basename(entry) === `${name}.mmdb`);
       if (!found) throw new Error(`${name}: archive holds no ${name}.mmdb`);
@@ -342,7 +373,10 @@ export class GeoDatabases {
         for (const edition of EDITION_KEYS) {
           if (filename && filename !== `${EDITIONS[edition]}.mmdb`) continue;
           clearTimeout(this.debounce.get(edition));
-          this.debounce.set(edition, setTimeout(() => void this.reloadIfChanged(edition), WATCH_DEBOUNCE_MS));
+          this.debounce.set(
+            edition,
+            setTimeout(() => void this.reloadIfChanged(edition), WATCH_DEBOUNCE_MS),
+          );
         }
       });
       this.watcher.on('error', (err) => this.log.error({ err }, 'geo database watcher failed'));
@@ -400,5 +434,9 @@ async function readText(res: UpstreamResponse, maxBytes: number): Promise<string
 function refuseUnsafeTarget(url: URL): void {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   const local = host === 'localhost' || host.endsWith('.localhost') || (/^[\d.]+$|:/.test(host) && !isPublicIp(host));
-  if (url.protocol !== 'https:' || local) throw new UpstreamError(`refusing to download from ${redactUrl(`${url.protocol}//${url.host}${url.pathname}`)}: only HTTPS to a public host`);
+  if (url.protocol !== 'https:' || local) {
+    throw new UpstreamError(
+      `refusing to download from ${redactUrl(`${url.protocol}//${url.host}${url.pathname}`)}: only HTTPS to a public host`,
+    );
+  }
 }

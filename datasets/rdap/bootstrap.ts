@@ -141,7 +141,9 @@ export class RdapBootstrap {
     const table = this.tables.get(addr.kind() === 'ipv4' ? 'ipv4' : 'ipv6');
     let best: { bits: number; base: string } | undefined;
     for (const { range, base } of table?.ranges ?? []) {
-      if (range[0].kind() === addr.kind() && addr.match(range) && (!best || range[1] > best.bits)) best = { bits: range[1], base };
+      if (range[0].kind() === addr.kind() && addr.match(range) && (!best || range[1] > best.bits)) {
+        best = { bits: range[1], base };
+      }
     }
     return best?.base;
   }

@@ -40,7 +40,9 @@ export function parseTldList(text: string): TldList {
   const tlds = new Set<string>();
   for (const line of rest) {
     if (line === '') continue;
-    if (!LABEL.test(line)) throw new Error(`TLD list holds a line that is not a top-level label: ${JSON.stringify(line.slice(0, 80))}`);
+    if (!LABEL.test(line)) {
+      throw new Error(`TLD list holds a line that is not a top-level label: ${JSON.stringify(line.slice(0, 80))}`);
+    }
     tlds.add(line.toLowerCase());
   }
   if (tlds.size < MIN_TLDS) throw new Error(`TLD list holds ${tlds.size} labels, fewer than ${MIN_TLDS}`);
@@ -104,7 +106,9 @@ export class RootZoneTlds {
       const res = await this.upstream.text(IANA_TLD_LIST_URL, { maxBytes: TLD_LIST_MAX_BYTES });
       if (res.status !== 200) throw new UpstreamError(`IANA answered ${res.status}`, res.status);
       const list = parseTldList(res.text);
-      if (list.version < this.list.version) throw new Error(`version ${list.version} is older than ${this.list.version} in use`);
+      if (list.version < this.list.version) {
+        throw new Error(`version ${list.version} is older than ${this.list.version} in use`);
+      }
       this.list = list;
       this.fetchedAt = new Date();
       this.lastRefreshFailed = false;

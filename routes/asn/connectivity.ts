@@ -24,7 +24,12 @@ const TTL = 30 * 24 * 60 * 60;
 const connectivity: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, { datasets }) => {
   app.get(
     '/asn-connectivity',
-    { schema: { querystring: Type.Object({ asn: guarded(asnGuard) }), response: { 200: Connectivity, '4xx': ErrorBody, '5xx': ErrorBody } } },
+    {
+      schema: {
+        querystring: Type.Object({ asn: guarded(asnGuard) }),
+        response: { 200: Connectivity, '4xx': ErrorBody, '5xx': ErrorBody },
+      },
+    },
     async (request, reply): Promise<ConnectivityBody> => {
       const origin = Number(request.query.asn);
       const graph = datasets.graph;
@@ -32,7 +37,10 @@ const connectivity: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async
       if (!graph) return { origin, nodes: [], edges: [] };
       const topology = upstreamTopology(graph, origin);
       const asns = topology.nodes.map((n) => n.asn);
-      const names = await orgNames({ upstream: app.upstream, sourceApp: app.config.ROUTING_SOURCE_APP, datasets, log: request.log }, asns);
+      const names = await orgNames(
+        { upstream: app.upstream, sourceApp: app.config.ROUTING_SOURCE_APP, datasets, log: request.log },
+        asns,
+      );
       const nodes = topology.nodes.map((n, i) => ({ asn: n.asn, type: n.type, name: names[i] ?? null }));
       reply.header('cache-control', `public, max-age=${TTL}`);
       return { origin, nodes, edges: topology.edges };

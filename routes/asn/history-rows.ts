@@ -49,7 +49,9 @@ function originRow(entry: RipeOrigin): HistoryRow | null {
     prefixes.push(p.prefix);
     for (const t of Array.isArray(p.timelines) ? p.timelines : []) {
       // RIPEstat's times are fixed-width "YYYY-MM-DDTHH:MM:SS": text order is time order.
-      if (typeof t.starttime === 'string' && (firstSeen === undefined || t.starttime < firstSeen)) firstSeen = t.starttime;
+      if (typeof t.starttime === 'string' && (firstSeen === undefined || t.starttime < firstSeen)) {
+        firstSeen = t.starttime;
+      }
       if (typeof t.endtime === 'string' && (lastSeen === undefined || t.endtime > lastSeen)) lastSeen = t.endtime;
       if (typeof t.full_peers_seeing === 'number' && t.full_peers_seeing > peers) peers = t.full_peers_seeing;
     }

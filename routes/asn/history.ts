@@ -33,22 +33,37 @@ const history: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app
   app.get(
     '/asn-history',
     {
-      schema: { querystring: Type.Object({ prefix: guarded(prefixGuard) }), response: { 200: History, '4xx': ErrorBody, '5xx': ErrorBody } },
+      schema: {
+        querystring: Type.Object({ prefix: guarded(prefixGuard) }),
+        response: { 200: History, '4xx': ErrorBody, '5xx': ErrorBody },
+      },
       config: { cacheTtl: 30 * 24 * 60 * 60 },
     },
     async (request): Promise<HistoryBody> => {
       // The prefix guard has already checked it (plugins/guards.ts).
       const { prefix } = request.query;
-      const params = new URLSearchParams({ resource: prefix, sourceapp: app.config.ROUTING_SOURCE_APP, min_peers_seeing: MIN_PEERS_SEEING });
+      const params = new URLSearchParams({
+        resource: prefix,
+        sourceapp: app.config.ROUTING_SOURCE_APP,
+        min_peers_seeing: MIN_PEERS_SEEING,
+      });
       let res;
       try {
-        res = await app.upstream.json<{ data?: { by_origin?: unknown } }>(`https://stat.ripe.net/data/routing-history/data.json?${params}`);
+        res = await app.upstream.json<{ data?: { by_origin?: unknown } }>(
+          `https://stat.ripe.net/data/routing-history/data.json?${params}`,
+        );
       } catch (err) {
-        throw isTimeout(err) ? new UpstreamTimeout('routing-history timed out', { prefix }) : new UpstreamFailed('routing-history request failed', { err, prefix });
+        throw isTimeout(err)
+          ? new UpstreamTimeout('routing-history timed out', { prefix })
+          : new UpstreamFailed('routing-history request failed', { err, prefix });
       }
-      if (res.status < 200 || res.status >= 300) throw new UpstreamFailed('routing-history answered non-2xx', { status: res.status, prefix });
+      if (res.status < 200 || res.status >= 300) {
+        throw new UpstreamFailed('routing-history answered non-2xx', { status: res.status, prefix });
+      }
       const origins = res.data?.data?.by_origin;
-      if (!Array.isArray(origins)) throw new UpstreamFailed('routing-history answered without data.by_origin', { prefix });
+      if (!Array.isArray(origins)) {
+        throw new UpstreamFailed('routing-history answered without data.by_origin', { prefix });
+      }
       const rows = historyRows(origins as RipeOrigin[]);
       const names = await orgNames(
         { upstream: app.upstream, sourceApp: app.config.ROUTING_SOURCE_APP, datasets, log: request.log },

@@ -11,11 +11,20 @@ import connectivity from './connectivity.js';
  * the connectivity graph and the organisation names read.
  */
 const asn: FastifyPluginAsyncTypebox = async (app) => {
-  const datasets = new AsnDatasets({ upstream: app.upstream, dataDir: fromAppRoot(app.config.DATA_DIR), logger: app.log, signal: app.lifecycle.stopping });
+  const datasets = new AsnDatasets({
+    upstream: app.upstream,
+    dataDir: fromAppRoot(app.config.DATA_DIR),
+    logger: app.log,
+    signal: app.lifecycle.stopping,
+  });
   app.lifecycle.addStep({ phase: 'asn-datasets', name: 'asn-datasets', run: () => datasets.bootstrap() });
   app.lifecycle.onStop('asn-datasets', () => datasets.stop());
   if (app.config.ASNDATA_AUTO_UPDATE) {
-    app.lifecycle.addStep({ phase: 'background', name: 'asn-datasets-updater', run: async () => datasets.startAutoUpdate() });
+    app.lifecycle.addStep({
+      phase: 'background',
+      name: 'asn-datasets-updater',
+      run: async () => datasets.startAutoUpdate(),
+    });
   }
   app.readiness.addDataset('asRelationships', () => datasets.status('relationships'));
   app.readiness.addDataset('asOrganisations', () => datasets.status('organisations'));

@@ -25,7 +25,9 @@ function orgFromHolder(holder: unknown): string | null {
 async function ripeOrgName(source: OrgNameSource, asn: number): Promise<string | null> {
   try {
     const params = new URLSearchParams({ resource: `AS${asn}`, sourceapp: source.sourceApp });
-    const body = await source.upstream.okJson<{ data?: { holder?: unknown } }>(`https://stat.ripe.net/data/as-overview/data.json?${params}`);
+    const body = await source.upstream.okJson<{ data?: { holder?: unknown } }>(
+      `https://stat.ripe.net/data/as-overview/data.json?${params}`,
+    );
     return orgFromHolder(body?.data?.holder);
   } catch (err) {
     source.log.warn({ err, asn }, 'as-overview lookup failed');

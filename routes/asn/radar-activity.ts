@@ -21,7 +21,12 @@ const ACTIVITY_QUERY = { dateRange: '7d', aggInterval: '1h', normalization: 'MIN
 export async function countryActivity(ctx: RadarContext, country: string): Promise<ActivityBody> {
   let result;
   try {
-    result = await radarGet<{ serie_0?: { timestamps?: unknown; values?: unknown } }>(ctx.upstream, ctx.key, 'http/timeseries', { ...ACTIVITY_QUERY, location: country });
+    result = await radarGet<{ serie_0?: { timestamps?: unknown; values?: unknown } }>(
+      ctx.upstream,
+      ctx.key,
+      'http/timeseries',
+      { ...ACTIVITY_QUERY, location: country },
+    );
   } catch (err) {
     throw new UpstreamFailure(500, RADAR_FAILED, 'radar request failed', { err });
   }

@@ -84,19 +84,30 @@ function countRels(asn: number, rels: RadarRel[] | undefined): Relationships {
 export async function asnProfile(ctx: RadarContext, asn: number): Promise<AsnProfileBody> {
   const { upstream, key } = ctx;
   const q = { asn: String(asn), dateRange: '7d', format: 'json' };
-  const summary = (dimension: string) => radarGet<{ summary_0?: Record<string, unknown> }>(upstream, key, `http/summary/${dimension}`, q).then((r) => r.summary_0 ?? {});
+  const summary = (dimension: string) =>
+    radarGet<{ summary_0?: Record<string, unknown> }>(upstream, key, `http/summary/${dimension}`, q).then(
+      (r) => r.summary_0 ?? {},
+    );
   const segments = {
     entity: radarGet<RadarEntity>(upstream, key, `entities/asns/${asn}`).then((r) => r.asn ?? {}),
     ipVersion: summary('ip_version'),
     httpProtocol: summary('http_protocol'),
     deviceType: summary('device_type'),
     botClass: summary('bot_class'),
-    prefixes: radarGet<{ stats?: Record<string, unknown> }>(upstream, key, 'bgp/routes/stats', { asn: String(asn), format: 'json' }).then((r) => ({
+    prefixes: radarGet<{ stats?: Record<string, unknown> }>(upstream, key, 'bgp/routes/stats', {
+      asn: String(asn),
+      format: 'json',
+    }).then((r) => ({
       ipv4: finiteNumber(r.stats?.distinct_prefixes_ipv4),
       ipv6: finiteNumber(r.stats?.distinct_prefixes_ipv6),
     })),
-    relationships: radarGet<{ rels?: RadarRel[] }>(upstream, key, `entities/asns/${asn}/rel`, { format: 'json' }).then((r) => countRels(asn, r.rels)),
-    speed: radarGet<{ summary_0?: unknown }>(upstream, key, 'quality/speed/summary', { asn: String(asn), format: 'json' }).then((r) => numbers(r.summary_0)),
+    relationships: radarGet<{ rels?: RadarRel[] }>(upstream, key, `entities/asns/${asn}/rel`, { format: 'json' }).then(
+      (r) => countRels(asn, r.rels),
+    ),
+    speed: radarGet<{ summary_0?: unknown }>(upstream, key, 'quality/speed/summary', {
+      asn: String(asn),
+      format: 'json',
+    }).then((r) => numbers(r.summary_0)),
   };
   type Segments = typeof segments;
   const names = Object.keys(segments) as Array<keyof Segments>;
@@ -111,12 +122,21 @@ export async function asnProfile(ctx: RadarContext, asn: number): Promise<AsnPro
       ctx.log.warn({ err: s.reason, segment: name, asn }, 'radar segment failed');
     }
   });
-  if (missing.length === names.length) throw new UpstreamFailure(500, RADAR_FAILED, 'every radar segment failed', { asn });
+  if (missing.length === names.length) {
+    throw new UpstreamFailure(500, RADAR_FAILED, 'every radar segment failed', { asn });
+  }
 
   let relationships: Relationships | null = got.relationships ?? null;
   if (!relationships) {
     const local = ctx.datasets.graph?.relationCounts(asn);
-    if (local) relationships = { upstreams: local.upstreams, downstreams: local.downstreams, peers: local.peers, source: 'local' };
+    if (local) {
+      relationships = {
+        upstreams: local.upstreams,
+        downstreams: local.downstreams,
+        peers: local.peers,
+        source: 'local',
+      };
+    }
   }
   const body: AsnProfileBody = { prefixes: got.prefixes ?? null, relationships, speed: got.speed ?? null, missing };
   const entity = got.entity;

@@ -26,12 +26,26 @@ interface RadarEnvelope {
 }
 
 /** GET one Radar endpoint with the bearer key; anything but a successful envelope with a result throws. */
-export async function radarGet<T>(upstream: Upstream, key: string, path: string, query: Record<string, string> = {}): Promise<T> {
+export async function radarGet<T>(
+  upstream: Upstream,
+  key: string,
+  path: string,
+  query: Record<string, string> = {},
+): Promise<T> {
   const params = new URLSearchParams(query);
   const url = `${RADAR}${path}${params.size ? `?${params}` : ''}`;
-  const body = await upstream.okJson<RadarEnvelope>(url, { headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
-  if (body?.success === false || body?.result === undefined || body.result === null || typeof body.result !== 'object') {
-    throw new UpstreamError(`Radar ${path} answered without a result${body?.errors?.[0]?.message ? `: ${body.errors[0].message}` : ''}`);
+  const body = await upstream.okJson<RadarEnvelope>(url, {
+    headers: { authorization: `Bearer ${key}`, accept: 'application/json' },
+  });
+  if (
+    body?.success === false ||
+    body?.result === undefined ||
+    body.result === null ||
+    typeof body.result !== 'object'
+  ) {
+    throw new UpstreamError(
+      `Radar ${path} answered without a result${body?.errors?.[0]?.message ? `: ${body.errors[0].message}` : ''}`,
+    );
   }
   return body.result as T;
 }

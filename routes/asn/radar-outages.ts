@@ -121,7 +121,9 @@ function fromAnomaly(a: RadarAnomaly): Event | null {
 }
 
 function sameEvent(anomaly: Event, outage: Event): boolean {
-  const shared = anomaly.locations.some((c) => outage.locations.includes(c)) || anomaly.asns.some((a) => outage.asns.some((o) => o.asn === a.asn));
+  const shared =
+    anomaly.locations.some((c) => outage.locations.includes(c)) ||
+    anomaly.asns.some((a) => outage.asns.some((o) => o.asn === a.asn));
   return shared && Math.abs(Date.parse(anomaly.startDate) - Date.parse(outage.startDate)) <= SAME_EVENT_MS;
 }
 
@@ -148,12 +150,21 @@ export async function outagesFeed(ctx: RadarContext): Promise<OutagesBody> {
     radarGet<{ trafficAnomalies?: unknown }>(ctx.upstream, ctx.key, 'traffic_anomalies', ANOMALIES_QUERY),
   ]);
   if (outages.status === 'rejected' && anomalies.status === 'rejected') {
-    throw new UpstreamFailure(500, RADAR_FAILED, 'both radar outage sources failed', { outagesErr: outages.reason, anomaliesErr: anomalies.reason });
+    throw new UpstreamFailure(500, RADAR_FAILED, 'both radar outage sources failed', {
+      outagesErr: outages.reason,
+      anomaliesErr: anomalies.reason,
+    });
   }
-  if (outages.status === 'rejected') ctx.log.warn({ err: outages.reason, source: 'annotations/outages' }, 'radar outage source failed');
-  if (anomalies.status === 'rejected') ctx.log.warn({ err: anomalies.reason, source: 'traffic_anomalies' }, 'radar outage source failed');
-  const outageEvents = outages.status === 'fulfilled' ? list<RadarOutage>(outages.value.annotations).map(fromOutage) : [];
-  const anomalyEvents = anomalies.status === 'fulfilled' ? list<RadarAnomaly>(anomalies.value.trafficAnomalies).map(fromAnomaly) : [];
+  if (outages.status === 'rejected') {
+    ctx.log.warn({ err: outages.reason, source: 'annotations/outages' }, 'radar outage source failed');
+  }
+  if (anomalies.status === 'rejected') {
+    ctx.log.warn({ err: anomalies.reason, source: 'traffic_anomalies' }, 'radar outage source failed');
+  }
+  const outageEvents =
+    outages.status === 'fulfilled' ? list<RadarOutage>(outages.value.annotations).map(fromOutage) : [];
+  const anomalyEvents =
+    anomalies.status === 'fulfilled' ? list<RadarAnomaly>(anomalies.value.trafficAnomalies).map(fromAnomaly) : [];
   const present = (e: Event | null): e is Event => e !== null;
   return { events: mergeEvents(outageEvents.filter(present), anomalyEvents.filter(present)) };
 }

@@ -28,7 +28,11 @@ const VIEWS: Record<string, ViewDef> = {
   asn: { param: { name: 'asn', guard: asnGuard }, ttl: 30 * DAY, run: (ctx, asn) => asnProfile(ctx, Number(asn)) },
   // The spec does not give this view's TTL; the frontend contract's is 1 hour.
   outages: { ttl: 60 * 60, run: (ctx) => outagesFeed(ctx) },
-  activity: { param: { name: 'country', guard: countryGuard }, ttl: 60 * 60, run: (ctx, country) => countryActivity(ctx, country) },
+  activity: {
+    param: { name: 'country', guard: countryGuard },
+    ttl: 60 * 60,
+    run: (ctx, country) => countryActivity(ctx, country),
+  },
 };
 
 /**
@@ -47,7 +51,9 @@ const radar: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, 
     async (request, reply) => {
       const { view } = request.query;
       if (view === undefined || view === '') return reply.code(400).send({ error: 'No view provided' });
-      if (typeof view !== 'string' || !Object.hasOwn(VIEWS, view)) return reply.code(400).send({ error: 'Invalid view' });
+      if (typeof view !== 'string' || !Object.hasOwn(VIEWS, view)) {
+        return reply.code(400).send({ error: 'Invalid view' });
+      }
       const def = VIEWS[view]!;
       let value = '';
       if (def.param) {
@@ -64,7 +70,8 @@ const radar: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, 
   );
   // Answered at onRequest, before Fastify reads a body: a QUERY without a
   // Content-Type or a POST with an unparseable one is still a 405, not a 400 or 415.
-  const methodNotAllowed = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(405).send({ error: 'Method Not Allowed' });
+  const methodNotAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.code(405).send({ error: 'Method Not Allowed' });
   app.route({
     method: app.supportedMethods.filter((m) => m !== 'GET'),
     url: '/asn-radar',

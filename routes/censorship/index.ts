@@ -40,7 +40,10 @@ const Country = Type.Object({
       'http-failure': Type.Optional(Type.Integer({ minimum: 1 })),
       'http-diff': Type.Optional(Type.Integer({ minimum: 1 })),
     },
-    { additionalProperties: false, description: 'anomaly plus confirmed counts per blocking type; a type only when above 0' },
+    {
+      additionalProperties: false,
+      description: 'anomaly plus confirmed counts per blocking type; a type only when above 0',
+    },
   ),
   ok: Type.Integer({ minimum: 0 }),
   failure: Type.Integer({ minimum: 0 }),
@@ -94,7 +97,16 @@ export function merge(rowSets: OoniRow[][]): CountryRow[] {
       if (typeof row.probe_cc !== 'string' || !/^[A-Z]{2}$/.test(row.probe_cc)) continue;
       let entry = byCountry.get(row.probe_cc);
       if (!entry) {
-        entry = { country: row.probe_cc, tier: 'ok', measurements: 0, anomaly: 0, confirmed: 0, methods: {}, ok: 0, failure: 0 };
+        entry = {
+          country: row.probe_cc,
+          tier: 'ok',
+          measurements: 0,
+          anomaly: 0,
+          confirmed: 0,
+          methods: {},
+          ok: 0,
+          failure: 0,
+        };
         byCountry.set(row.probe_cc, entry);
       }
       const anomaly = count(row.anomaly_count);
@@ -106,7 +118,9 @@ export function merge(rowSets: OoniRow[][]): CountryRow[] {
       entry.ok += count(row.ok_count);
       // "No blocking" rows (empty, null or false type) and unknown types only add to the totals.
       const hits = anomaly + confirmed;
-      if (isMethod(row.blocking_type) && hits > 0) entry.methods[row.blocking_type] = (entry.methods[row.blocking_type] ?? 0) + hits;
+      if (isMethod(row.blocking_type) && hits > 0) {
+        entry.methods[row.blocking_type] = (entry.methods[row.blocking_type] ?? 0) + hits;
+      }
     }
   }
   const countries = [...byCountry.values()];
@@ -123,7 +137,14 @@ export function merge(rowSets: OoniRow[][]): CountryRow[] {
 /** GET /api/censorship-blocking: OONI web_connectivity aggregates per country for a domain and its www. variant. */
 const censorship: FastifyPluginAsyncTypebox = async (app) => {
   const fetchRows = async (domain: string, since: string, until: string): Promise<OoniRow[]> => {
-    const params = new URLSearchParams({ domain, since, until, axis_x: 'probe_cc', axis_y: 'blocking_type', test_name: 'web_connectivity' });
+    const params = new URLSearchParams({
+      domain,
+      since,
+      until,
+      axis_x: 'probe_cc',
+      axis_y: 'blocking_type',
+      test_name: 'web_connectivity',
+    });
     const data = await app.upstream.okJson<{ result?: unknown }>(`https://api.ooni.io/api/v1/aggregation?${params}`);
     if (!Array.isArray(data.result)) throw new UpstreamError('OONI answered without a result array');
     return data.result.filter((r): r is OoniRow => typeof r === 'object' && r !== null);
@@ -148,7 +169,9 @@ const censorship: FastifyPluginAsyncTypebox = async (app) => {
         if (result.status === 'fulfilled') answered.push(result.value);
         else request.log.warn({ err: result.reason, domain: names[i] }, 'OONI aggregation failed for one variant');
       });
-      if (answered.length === 0) throw new UpstreamFailed('OONI aggregation failed for every variant', { domain: names[0] });
+      if (answered.length === 0) {
+        throw new UpstreamFailed('OONI aggregation failed for every variant', { domain: names[0] });
+      }
       return {
         domain: names[0],
         since,

@@ -5,7 +5,13 @@ import { reportSharingConfigured } from '../report/configured.js';
 // Hostnames of the original public deployment of the site and its own test
 // and development copies; `originalSite` lets the frontend show what only that
 // deployment offers.
-export const CANONICAL_HOSTNAMES = ['ipcheck.ing', 'www.ipcheck.ing', 'localtest.ipcheck.ing', 'dev.ipcheck.ing', 'test.ipcheck.ing'];
+export const CANONICAL_HOSTNAMES = [
+  'ipcheck.ing',
+  'www.ipcheck.ing',
+  'localtest.ipcheck.ing',
+  'dev.ipcheck.ing',
+  'test.ipcheck.ing',
+];
 
 const Flags = Type.Object(
   {

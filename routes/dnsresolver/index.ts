@@ -60,7 +60,12 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
     for (const resolver of channels.values()) resolver.cancel();
   });
 
-  async function plain(server: string, hostname: string, type: DnsRecordType, log: FastifyBaseLogger): Promise<RowResult> {
+  async function plain(
+    server: string,
+    hostname: string,
+    type: DnsRecordType,
+    log: FastifyBaseLogger,
+  ): Promise<RowResult> {
     let deadline: NodeJS.Timeout | undefined;
     // c-ares rounds its own timer; the deadline is ours to keep. A shared
     // channel cannot be cancelled for one query, so the race ends it for us
@@ -69,7 +74,12 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
       deadline = setTimeout(() => resolve(NO_ANSWER), udpTimeoutMs);
     });
     try {
-      return await Promise.race([channel(server).resolve(hostname, type).then((records) => plainResult(type, records)), timedOut]);
+      return await Promise.race([
+        channel(server)
+          .resolve(hostname, type)
+          .then((records) => plainResult(type, records)),
+        timedOut,
+      ]);
     } catch (err) {
       log.debug({ err, server, hostname, type }, 'plain DNS query failed');
       return NO_ANSWER;
@@ -81,7 +91,10 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
   async function doh(url: string, hostname: string, type: DnsRecordType, log: FastifyBaseLogger): Promise<RowResult> {
     const target = `${url}${url.includes('?') ? '&' : '?'}name=${encodeURIComponent(hostname)}&type=${type}`;
     try {
-      const { status, text } = await app.upstream.text(target, { headers: { accept: 'application/dns-json' }, timeoutMs: dohTimeoutMs });
+      const { status, text } = await app.upstream.text(target, {
+        headers: { accept: 'application/dns-json' },
+        timeoutMs: dohTimeoutMs,
+      });
       if (status !== 200) {
         log.debug({ url, status }, 'DoH resolver answered an error status');
         return NO_ANSWER;
@@ -96,8 +109,12 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
   function rows(hostname: string, type: DnsRecordType, log: FastifyBaseLogger): Array<Promise<Row>> {
     const out: Array<Promise<Row>> = [];
     for (const { id, provider, country, udp, doh: url } of resolvers) {
-      if (udp) out.push(plain(udp, hostname, type, log).then((result) => ({ id, provider, country, type: 'udp', result })));
-      if (url) out.push(doh(url, hostname, type, log).then((result) => ({ id, provider, country, type: 'doh', result })));
+      if (udp) {
+        out.push(plain(udp, hostname, type, log).then((result) => ({ id, provider, country, type: 'udp', result })));
+      }
+      if (url) {
+        out.push(doh(url, hostname, type, log).then((result) => ({ id, provider, country, type: 'doh', result })));
+      }
     }
     return out;
   }

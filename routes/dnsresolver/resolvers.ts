@@ -20,7 +20,9 @@ const RESOLVERS_FILE = join(APP_ROOT, 'routes', 'dnsresolver', 'resolvers.json')
 
 export function loadResolvers(file = RESOLVERS_FILE): ResolverSpec[] {
   const list: unknown = JSON.parse(readFileSync(file, 'utf8'));
-  if (!Array.isArray(list) || list.length === 0 || !list.every(isResolverSpec)) throw new Error(`${file}: not a list of resolvers`);
+  if (!Array.isArray(list) || list.length === 0 || !list.every(isResolverSpec)) {
+    throw new Error(`${file}: not a list of resolvers`);
+  }
   return list;
 }
 

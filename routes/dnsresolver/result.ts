@@ -47,7 +47,8 @@ function plainAnswers(type: DnsRecordType, records: unknown): string[] {
       });
     case 'NAPTR':
       return (records as NaptrRecord[]).map(
-        (r) => `${r.order} ${r.preference} ${quote(r.flags)} ${quote(r.service)} ${quote(r.regexp)} ${fqdn(r.replacement)}`,
+        (r) =>
+          `${r.order} ${r.preference} ${quote(r.flags)} ${quote(r.service)} ${quote(r.regexp)} ${fqdn(r.replacement)}`,
       );
   }
 }
@@ -58,11 +59,15 @@ function plainAnswers(type: DnsRecordType, records: unknown): string[] {
  * (NODATA, NXDOMAIN), `"N/A"` when the body is not a DoH JSON answer.
  */
 export function dohResult(body: unknown): RowResult {
-  if (typeof body !== 'object' || body === null || typeof (body as { Status?: unknown }).Status !== 'number') return NO_ANSWER;
+  if (typeof body !== 'object' || body === null || typeof (body as { Status?: unknown }).Status !== 'number') {
+    return NO_ANSWER;
+  }
   const answer = (body as { Answer?: unknown }).Answer;
   if (answer === undefined) return [NO_ANSWER];
   const data = (Array.isArray(answer) ? answer : [])
-    .map((record: unknown) => (typeof record === 'object' && record !== null ? (record as { data?: unknown }).data : undefined))
+    .map((record: unknown) =>
+      typeof record === 'object' && record !== null ? (record as { data?: unknown }).data : undefined,
+    )
     .filter((d): d is string => typeof d === 'string');
   return data.length ? data : NO_ANSWER;
 }

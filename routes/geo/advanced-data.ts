@@ -32,7 +32,13 @@ const isGated = (value: unknown): value is GatedState => GATED_STATES.includes(v
 /** A string as the companion API sent it ("" means none); "unknown" when it sent no string. */
 const given = (value: unknown): string => (typeof value === 'string' ? value.trim() : 'unknown');
 
-const gated = (state: GatedState): AdvancedData => ({ score: state, tags: state, proxyProtocol: state, proxyProvider: state, operatorType: state });
+const gated = (state: GatedState): AdvancedData => ({
+  score: state,
+  tags: state,
+  proxyProtocol: state,
+  proxyProvider: state,
+  operatorType: state,
+});
 
 /**
  * The companion API's advancedData in the contract's shape. It signals a

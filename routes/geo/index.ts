@@ -46,14 +46,16 @@ export interface GeoOptions {
 
 /** The seven geolocation routes and the local databases' life cycle. */
 const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
-  const databases = options.databases ?? new GeoDatabases({
-    dir: join(fromAppRoot(app.config.DATA_DIR), 'geo'),
-    upstream: app.upstream,
-    accountId: app.config.GEODB_ACCOUNT_ID,
-    licenseKey: app.config.GEODB_LICENSE_KEY,
-    logger: app.log,
-    signal: app.lifecycle.stopping,
-  });
+  const databases =
+    options.databases ??
+    new GeoDatabases({
+      dir: join(fromAppRoot(app.config.DATA_DIR), 'geo'),
+      upstream: app.upstream,
+      accountId: app.config.GEODB_ACCOUNT_ID,
+      licenseKey: app.config.GEODB_LICENSE_KEY,
+      logger: app.log,
+      signal: app.lifecycle.stopping,
+    });
   app.lifecycle.addStep({
     phase: 'geo-databases',
     name: GEO_DATABASES_STEP,
@@ -76,36 +78,56 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
 
   const cached = { cacheTtl: ONE_DAY };
 
-  app.get('/geo-keyed-a', { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, async (request) =>
-    withTimezone(await ipinfo(app, request.query.ip).catch(sourceFailed)),
+  app.get(
+    '/geo-keyed-a',
+    { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached },
+    async (request) => withTimezone(await ipinfo(app, request.query.ip).catch(sourceFailed)),
   );
 
-  app.get('/geo-free-a', { schema: { querystring: IpLangQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, async (request) =>
-    withTimezone(await ipApi(app, request.query.ip, forwardedLang(request.query.lang)).catch(sourceFailed)),
+  app.get(
+    '/geo-free-a',
+    { schema: { querystring: IpLangQuery, response: { 200: GeoRecord, ...errors } }, config: cached },
+    async (request) =>
+      withTimezone(await ipApi(app, request.query.ip, forwardedLang(request.query.lang)).catch(sourceFailed)),
   );
 
-  app.get('/geo-free-b', { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, async (request) =>
-    withTimezone(await ipSb(app, request.query.ip).catch(sourceFailed)),
+  app.get(
+    '/geo-free-b',
+    { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached },
+    async (request) => withTimezone(await ipSb(app, request.query.ip).catch(sourceFailed)),
   );
 
-  app.get('/geo-keyed-b', { schema: { querystring: IpQuery, response: { 200: KeyedBRecord, ...errors } }, config: cached }, async (request) =>
-    withTimezone(await ipapiIs(app, request.query.ip).catch(sourceFailed)),
+  app.get(
+    '/geo-keyed-b',
+    { schema: { querystring: IpQuery, response: { 200: KeyedBRecord, ...errors } }, config: cached },
+    async (request) => withTimezone(await ipapiIs(app, request.query.ip).catch(sourceFailed)),
   );
 
-  app.get('/geo-keyed-c', { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, async (request) =>
-    withTimezone(await ip2location(app, request.query.ip).catch(sourceFailed)),
+  app.get(
+    '/geo-keyed-c',
+    { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached },
+    async (request) => withTimezone(await ip2location(app, request.query.ip).catch(sourceFailed)),
   );
 
   // Not an async function: returning withTimezone's promise as it is spares the
   // extra promise (and the two microtasks of adopting one) an async wrapper costs.
-  app.get('/geo-local', { schema: { querystring: IpLangQuery, response: { 200: GeoRecord, ...errors } }, config: cached }, (request, reply) => {
-    const city = databases.city;
-    if (!city) return void reply.code(503).send({ error: DATABASE_NOT_LOADED });
-    return withTimezone(localLookup(databases, city, request.query.ip, normaliseLang(request.query.lang)));
-  });
+  app.get(
+    '/geo-local',
+    { schema: { querystring: IpLangQuery, response: { 200: GeoRecord, ...errors } }, config: cached },
+    (request, reply) => {
+      const city = databases.city;
+      if (!city) return void reply.code(503).send({ error: DATABASE_NOT_LOADED });
+      return withTimezone(localLookup(databases, city, request.query.ip, normaliseLang(request.query.lang)));
+    },
+  );
 
-  app.get('/geo-private', { schema: { querystring: IpLangQuery, response: { 200: PrivateRecord, ...errors } } }, async (request) =>
-    withTimezone(await privateIpinfo(app, request, request.query.ip, forwardedLang(request.query.lang)).catch(sourceFailed)),
+  app.get(
+    '/geo-private',
+    { schema: { querystring: IpLangQuery, response: { 200: PrivateRecord, ...errors } } },
+    async (request) =>
+      withTimezone(
+        await privateIpinfo(app, request, request.query.ip, forwardedLang(request.query.lang)).catch(sourceFailed),
+      ),
   );
 };
 

@@ -44,8 +44,8 @@ export function knownText(value: unknown): string | null {
 }
 
 /** A JSON object's properties; none when the value is not an object. */
-export const obj = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' ? (value as Record<string, unknown>) : {});
-
+export const obj = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
 
 /** Any ASN spelling (15169, "15169", "AS15169", "as15169") as "AS15169"; null when it is not one. */
 export function asnOf(value: unknown): string | null {
@@ -110,7 +110,13 @@ export function toRecord(parts: GeoParts, requestedIp: string): GeoBase {
   let latitude = finiteNumber(parts.latitude);
   let longitude = finiteNumber(parts.longitude);
   // Both or neither; and 0,0 (open sea, no network there) is what ip2location sends for "unknown".
-  if (latitude === null || longitude === null || Math.abs(latitude) > 90 || Math.abs(longitude) > 180 || (latitude === 0 && longitude === 0)) {
+  if (
+    latitude === null ||
+    longitude === null ||
+    Math.abs(latitude) > 90 ||
+    Math.abs(longitude) > 180 ||
+    (latitude === 0 && longitude === 0)
+  ) {
     latitude = longitude = null;
   }
   return {

@@ -5,30 +5,54 @@ import { PrivateApi } from '../../lib/private-api.js';
 import { UpstreamError, type CallOptions } from '../../lib/upstream.js';
 import type { GeoDatabases } from '../../datasets/geo/databases.js';
 import type { DbLanguage } from './lang.js';
-import { asnOf, countryCode, knownText, obj, parseLatLon, splitAsOrg, toRecord, upstreamMessage, type GeoBase } from './normalise.js';
+import {
+  asnOf,
+  countryCode,
+  knownText,
+  obj,
+  parseLatLon,
+  splitAsOrg,
+  toRecord,
+  upstreamMessage,
+  type GeoBase,
+} from './normalise.js';
 import { HttpError } from '../../lib/http-error.js';
 import { advancedData, type AdvancedData } from './advanced-data.js';
 
 /** The answer itself when its status is 2xx; otherwise throws with the upstream's own message when it gave one. */
 function ensureOk<T extends { status: number; data: unknown }>(res: T): T {
-  if (res.status < 200 || res.status >= 300) throw new UpstreamError(upstreamMessage(res.data) ?? `Upstream answered ${res.status}`, res.status);
+  if (res.status < 200 || res.status >= 300) {
+    throw new UpstreamError(upstreamMessage(res.data) ?? `Upstream answered ${res.status}`, res.status);
+  }
   return res;
 }
 
 /** A 2xx JSON object body; anything else throws. */
 async function okBody(app: FastifyInstance, url: string, options?: CallOptions): Promise<Record<string, unknown>> {
   const res = ensureOk(await app.upstream.json<unknown>(url, options));
-  if (!res.data || typeof res.data !== 'object') throw new UpstreamError('Upstream answered without a record', res.status);
+  if (!res.data || typeof res.data !== 'object') {
+    throw new UpstreamError('Upstream answered without a record', res.status);
+  }
   return res.data as Record<string, unknown>;
 }
 
 /** geo-keyed-a: ipinfo.io (token optional). */
 export async function ipinfo(app: FastifyInstance, ip: string): Promise<GeoBase> {
   const key = pickKey(app.config.GEO_KEYED_A_API_KEY);
-  const data = await okBody(app, `https://ipinfo.io/${encodeURIComponent(ip)}${key ? `?token=${encodeURIComponent(key)}` : ''}`);
+  const data = await okBody(
+    app,
+    `https://ipinfo.io/${encodeURIComponent(ip)}${key ? `?token=${encodeURIComponent(key)}` : ''}`,
+  );
   if (data.bogon === true) throw new UpstreamError('Upstream reports a bogon (reserved) address');
   return toRecord(
-    { ip: data.ip, city: data.city, region: data.region, countryCode: data.country, ...parseLatLon(data.loc), ...splitAsOrg(data.org) },
+    {
+      ip: data.ip,
+      city: data.city,
+      region: data.region,
+      countryCode: data.country,
+      ...parseLatLon(data.loc),
+      ...splitAsOrg(data.org),
+    },
     ip,
   );
 }
@@ -88,7 +112,10 @@ class KeyNotConfigured extends HttpError {
 }
 
 /** geo-keyed-b: ipapi.is, with its hosting and proxy flags. */
-export async function ipapiIs(app: FastifyInstance, ip: string): Promise<GeoBase & { isHosting: boolean; isProxy: boolean }> {
+export async function ipapiIs(
+  app: FastifyInstance,
+  ip: string,
+): Promise<GeoBase & { isHosting: boolean; isProxy: boolean }> {
   const key = pickKey(app.config.GEO_KEYED_B_API_KEY);
   if (!key) throw new KeyNotConfigured('GEO_KEYED_B_API_KEY');
   const data = await okBody(app, `https://api.ipapi.is/?${new URLSearchParams({ q: ip, key })}`);
@@ -108,7 +135,11 @@ export async function ipapiIs(app: FastifyInstance, ip: string): Promise<GeoBase
     },
     ip,
   );
-  return { ...record, isHosting: data.is_datacenter === true, isProxy: data.is_proxy === true || data.is_vpn === true || data.is_tor === true };
+  return {
+    ...record,
+    isHosting: data.is_datacenter === true,
+    isProxy: data.is_proxy === true || data.is_vpn === true || data.is_tor === true,
+  };
 }
 
 /** geo-keyed-c: ip2location.io. */
@@ -146,7 +177,12 @@ const networks = new WeakMap<AsnResponse, Network>();
 
 function place(c: CityResponse, lang: DbLanguage): Place {
   const country = c.country ?? c.registered_country;
-  const { ip: _ip, asn: _asn, org: _org, ...rest } = toRecord(
+  const {
+    ip: _ip,
+    asn: _asn,
+    org: _org,
+    ...rest
+  } = toRecord(
     {
       ip: '',
       city: localName(c.city?.names as Record<string, string> | undefined, lang),
@@ -180,23 +216,50 @@ const NO_PLACE = place({} as CityResponse, 'en');
 const NO_NETWORK: Network = { asn: null, org: null };
 
 /** geo-local: the city and ASN databases; an address they do not hold gives a record of nulls. */
-export function localLookup(databases: GeoDatabases, city: NonNullable<GeoDatabases['city']>, ip: string, lang: DbLanguage): GeoBase {
+export function localLookup(
+  databases: GeoDatabases,
+  city: NonNullable<GeoDatabases['city']>,
+  ip: string,
+  lang: DbLanguage,
+): GeoBase {
   const c = city.get(ip);
   const a = databases.asn?.get(ip);
   const p = c ? placeOf(c, lang) : NO_PLACE;
   const n = a ? networkOf(a) : NO_NETWORK;
   // A fresh record per answer: the route adds the timezone to it.
-  return { ip, city: p.city, region: p.region, country: p.country, country_name: p.country_name, country_code: p.country_code, latitude: p.latitude, longitude: p.longitude, asn: n.asn, org: n.org };
+  return {
+    ip,
+    city: p.city,
+    region: p.region,
+    country: p.country,
+    country_name: p.country_name,
+    country_code: p.country_code,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    asn: n.asn,
+    org: n.org,
+  };
 }
 
 /** geo-private: the companion API's /ipinfo, with the caller's headers and `lang` as given. */
-export async function privateIpinfo(app: FastifyInstance, request: FastifyRequest, ip: string, lang: string): Promise<GeoBase & { advancedData: AdvancedData }> {
+export async function privateIpinfo(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  ip: string,
+  lang: string,
+): Promise<GeoBase & { advancedData: AdvancedData }> {
   const api = new PrivateApi(app.upstream, app.config);
   const res = ensureOk(await api.forward(request, '/ipinfo', { query: { ip, lang } }));
   const data = obj(res.data);
   const as = splitAsOrg(data.org);
   // The companion API answers in the contract's shape: ip, city, region and
   // the coordinates under their own names, the code in `country`.
-  const parts = { ...data, countryName: data.country_name, countryCode: countryCode(data.country) ?? data.country_code, asn: data.asn ?? as.asn, org: as.org };
+  const parts = {
+    ...data,
+    countryName: data.country_name,
+    countryCode: countryCode(data.country) ?? data.country_code,
+    asn: data.asn ?? as.asn,
+    org: as.org,
+  };
   return { ...toRecord(parts, ip), advancedData: advancedData(data.advancedData) };
 }

@@ -7,5 +7,10 @@ export const examples: ExampleRequest[] = [
 
 export const upstreamAnswers: UpstreamAnswer[] = [
   { method: 'GET', host: EXAMPLE_PRIVATE_API_HOST, path: '/getuserinfo', fixture: 'getuserinfo.json' },
-  { method: 'PUT', host: EXAMPLE_PRIVATE_API_HOST, path: '/updateuserachievement', fixture: 'updateuserachievement.json' },
+  {
+    method: 'PUT',
+    host: EXAMPLE_PRIVATE_API_HOST,
+    path: '/updateuserachievement',
+    fixture: 'updateuserachievement.json',
+  },
 ];

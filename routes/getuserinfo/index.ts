@@ -21,27 +21,27 @@ const user: FastifyPluginAsyncTypebox = async (app) => {
       throw upstreamFailure(err, 'private API call failed', { path });
     });
 
-  app.withTypeProvider<FastifyTypeProviderDefault>().get(
-    '/getuserinfo',
-    { schema: { response: { 200: UserInfo, default: Passed } } },
-    async (request, reply) => {
+  app
+    .withTypeProvider<FastifyTypeProviderDefault>()
+    .get('/getuserinfo', { schema: { response: { 200: UserInfo, default: Passed } } }, async (request, reply) => {
       const res = await forward(request, '/getuserinfo');
       return reply.code(res.status).type(json).send(JSON.stringify(res.data));
-    },
-  );
+    });
 
-  app.withTypeProvider<FastifyTypeProviderDefault>().put(
-    '/updateuserachievement',
-    { schema: { body: AchievementUnlock, response: { 200: UnlockAnswer, default: Passed } } },
-    async (request, reply) => {
-      const res = await forward(request, '/updateuserachievement', {
-        method: 'PUT',
-        body: JSON.stringify(request.body),
-        headers: { 'content-type': 'application/json' },
-      });
-      return reply.code(res.status).type(json).send(JSON.stringify(res.data));
-    },
-  );
+  app
+    .withTypeProvider<FastifyTypeProviderDefault>()
+    .put(
+      '/updateuserachievement',
+      { schema: { body: AchievementUnlock, response: { 200: UnlockAnswer, default: Passed } } },
+      async (request, reply) => {
+        const res = await forward(request, '/updateuserachievement', {
+          method: 'PUT',
+          body: JSON.stringify(request.body),
+          headers: { 'content-type': 'application/json' },
+        });
+        return reply.code(res.status).type(json).send(JSON.stringify(res.data));
+      },
+    );
 };
 
 export default user;

@@ -12,7 +12,9 @@ export const UserInfo = Type.Object(
     /** A level name the site translates (`Standard`, `Premium`, `Owner`, `Developer`, `HonoraryMember`). */
     userLevel: Type.String(),
     /** Achievement name → whether and when (epoch ms) it was unlocked; absent for a new user. */
-    achievements: Type.Optional(Type.Record(Type.String(), Type.Object({ achieved: Type.Boolean(), achievedTime: Type.Number() }))),
+    achievements: Type.Optional(
+      Type.Record(Type.String(), Type.Object({ achieved: Type.Boolean(), achievedTime: Type.Number() })),
+    ),
     functionUses: Type.Object({ total: Type.Number() }),
     quota: Type.Object({
       /** Above 1 for a sponsor. */
@@ -25,7 +27,10 @@ export const UserInfo = Type.Object(
 export type UserInfo = Static<typeof UserInfo>;
 
 /** PUT /api/updateuserachievement: the one field the site sends. */
-export const AchievementUnlock = Type.Object({ achievement: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export const AchievementUnlock = Type.Object(
+  { achievement: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
 
 /** The companion API's answer to an unlock; the site reads no field of it, only the status. */
 export const UnlockAnswer = Type.Object({}, { additionalProperties: true });

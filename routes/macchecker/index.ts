@@ -49,7 +49,13 @@ type VendorBody = Static<typeof Vendor>;
 const NoVendor = Type.Object({ success: Type.Literal(false), error: Type.String() });
 
 const orNotAvailable = (v: unknown) => nonEmptyString(v) ?? NOT_AVAILABLE;
-const hexPairs = (v: unknown) => (typeof v === 'string' && /^[0-9A-Fa-f]+$/.test(v) ? v.toUpperCase().match(/.{1,2}/g)!.join(':') : NOT_AVAILABLE);
+const hexPairs = (v: unknown) =>
+  typeof v === 'string' && /^[0-9A-Fa-f]+$/.test(v)
+    ? v
+        .toUpperCase()
+        .match(/.{1,2}/g)!
+        .join(':')
+    : NOT_AVAILABLE;
 const flag = (v: unknown) => v === true;
 
 /** maclookup.app's v2 answer as the site reads it: colon pairs, "N/A" for what is missing, the address bits of the first octet. */
@@ -65,10 +71,16 @@ export function normalise(mac: string, data: Record<string, unknown>): VendorBod
     macPrefix: hexPairs(data.macPrefix),
     company: orNotAvailable(data.company),
     address: orNotAvailable(data.address),
-    country: typeof data.country === 'string' && /^[A-Za-z]{2}$/.test(data.country) ? data.country.toUpperCase() : NOT_AVAILABLE,
+    country:
+      typeof data.country === 'string' && /^[A-Za-z]{2}$/.test(data.country)
+        ? data.country.toUpperCase()
+        : NOT_AVAILABLE,
     blockStart: hexPairs(data.blockStart),
     blockEnd: hexPairs(data.blockEnd),
-    blockSize: typeof data.blockSize === 'number' && Number.isInteger(data.blockSize) && data.blockSize > 0 ? data.blockSize : NOT_AVAILABLE,
+    blockSize:
+      typeof data.blockSize === 'number' && Number.isInteger(data.blockSize) && data.blockSize > 0
+        ? data.blockSize
+        : NOT_AVAILABLE,
     blockType: orNotAvailable(data.blockType),
     updated: orNotAvailable(data.updated),
     isRand: flag(data.isRand),
@@ -101,7 +113,9 @@ const macchecker: FastifyPluginAsyncTypebox = async (app) => {
       } catch (err) {
         throw new UpstreamFailed('MAC vendor lookup failed', { err });
       }
-      if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UpstreamFailed('maclookup.app answered JSON that is not an object');
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+        throw new UpstreamFailed('maclookup.app answered JSON that is not an object');
+      }
       const body = data as Record<string, unknown>;
       if (body.success !== true) {
         request.log.warn({ upstreamError: body.error }, 'maclookup.app answered without success');

@@ -20,8 +20,16 @@ function coordinate(limit: number, invalid: string) {
   };
 }
 
-const latitudeGuard: Guard = { missing: 'No latitude provided', invalid: 'Invalid latitude', check: coordinate(90, 'Invalid latitude') };
-const longitudeGuard: Guard = { missing: 'No longitude provided', invalid: 'Invalid longitude', check: coordinate(180, 'Invalid longitude') };
+const latitudeGuard: Guard = {
+  missing: 'No latitude provided',
+  invalid: 'Invalid latitude',
+  check: coordinate(90, 'Invalid latitude'),
+};
+const longitudeGuard: Guard = {
+  missing: 'No longitude provided',
+  invalid: 'Invalid longitude',
+  check: coordinate(180, 'Invalid longitude'),
+};
 const languageGuard: Guard = {
   missing: 'No language provided',
   invalid: 'Invalid language',
@@ -84,7 +92,12 @@ const map: FastifyPluginAsyncTypebox = async (app) => {
           language: guarded(languageGuard),
           CanvasMode: Type.Optional(Type.String({ maxLength: 16 })),
         }),
-        response: { 200: Type.Unknown({ description: 'the upstream image bytes' }), 400: ErrorBody, 500: ErrorBody, 502: ErrorBody },
+        response: {
+          200: Type.Unknown({ description: 'the upstream image bytes' }),
+          400: ErrorBody,
+          500: ErrorBody,
+          502: ErrorBody,
+        },
       },
       config: { cacheTtl: ONE_YEAR },
     },
@@ -94,13 +107,18 @@ const map: FastifyPluginAsyncTypebox = async (app) => {
       const { latitude, longitude, language, CanvasMode } = request.query;
       let upstream;
       try {
-        upstream = await app.upstream.bytes(staticMapUrl(latitude, longitude, language, CanvasMode === 'Dark', key), { maxBytes: MAX_IMAGE_BYTES });
+        upstream = await app.upstream.bytes(staticMapUrl(latitude, longitude, language, CanvasMode === 'Dark', key), {
+          maxBytes: MAX_IMAGE_BYTES,
+        });
       } catch (err) {
         throw upstreamFailure(err, 'static map fetch failed');
       }
       const type = upstream.headers['content-type'];
       if (upstream.status < 200 || upstream.status >= 300 || typeof type !== 'string' || !type.startsWith('image/')) {
-        throw new UpstreamFailed('static map upstream answered no image', { status: upstream.status, contentType: type });
+        throw new UpstreamFailed('static map upstream answered no image', {
+          status: upstream.status,
+          contentType: type,
+        });
       }
       return reply.header('content-type', type).send(upstream.bytes);
     },

@@ -49,7 +49,11 @@ const MAX_EVENTS = 1;
 export const MAX_EVENT_BYTES = 1024 * 1024;
 
 /** The envelope's header line alone: enough to check its DSN before anything else is read. */
-export function envelopeHeader(body: Buffer): { headerBytes: Buffer; header: Record<string, unknown>; itemsFrom: number } {
+export function envelopeHeader(body: Buffer): {
+  headerBytes: Buffer;
+  header: Record<string, unknown>;
+  itemsFrom: number;
+} {
   const first = body.indexOf(NEWLINE);
   if (first === -1) throw new MalformedEnvelope();
   const headerBytes = body.subarray(0, first);
@@ -92,7 +96,9 @@ export function parseEnvelope(body: Buffer): Envelope {
         pos += 1;
       }
     }
-    if (itemHeader.type === 'event' && (++events > MAX_EVENTS || payload.length > MAX_EVENT_BYTES)) throw new MalformedEnvelope();
+    if (itemHeader.type === 'event' && (++events > MAX_EVENTS || payload.length > MAX_EVENT_BYTES)) {
+      throw new MalformedEnvelope();
+    }
     items.push({ headerBytes: itemHeaderBytes, header: itemHeader, payload });
   }
   return { headerBytes, header, items };

@@ -12,7 +12,14 @@ const envelope = [
 ].join('\n');
 
 export const examples: ExampleRequest[] = [
-  { method: 'POST', url: '/api/monitoring', payload: envelope, headers: { 'content-type': 'text/plain;charset=UTF-8' } },
+  {
+    method: 'POST',
+    url: '/api/monitoring',
+    payload: envelope,
+    headers: { 'content-type': 'text/plain;charset=UTF-8' },
+  },
 ];
 
-export const upstreamAnswers: UpstreamAnswer[] = [{ method: 'POST', host: 'o0.ingest.sentry.io', path: '/api/0/envelope/', fixture: 'envelope-accepted.json' }];
+export const upstreamAnswers: UpstreamAnswer[] = [
+  { method: 'POST', host: 'o0.ingest.sentry.io', path: '/api/0/envelope/', fixture: 'envelope-accepted.json' },
+];

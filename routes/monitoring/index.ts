@@ -24,19 +24,28 @@ const PASSED_HEADERS = ['retry-after', 'x-sentry-rate-limits'];
 const telemetry: FastifyPluginAsync = async (app) => {
   const dsn = app.config.TELEMETRY_DSN_FRONTEND;
   const target = dsn ? ingestUrl(dsn) : undefined;
-  if (dsn && !target) app.log.error('TELEMETRY_DSN_FRONTEND is not a DSN (https://key@host/project); the telemetry tunnel stays off');
+  if (dsn && !target) {
+    app.log.error('TELEMETRY_DSN_FRONTEND is not a DSN (https://key@host/project); the telemetry tunnel stays off');
+  }
   if (!dsn || !target) {
-    const notConfigured = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).send({ error: NOT_CONFIGURED });
+    const notConfigured = async (_request: FastifyRequest, reply: FastifyReply) =>
+      reply.code(404).send({ error: NOT_CONFIGURED });
     // Answered on arrival, before any body is read (whatever its type): with nothing to relay to, nothing needs taking in.
     // Fastify asks for a handler all the same.
-    app.post('/monitoring', { schema: { response: { 404: ErrorBody } }, onRequest: notConfigured, handler: notConfigured });
+    app.post('/monitoring', {
+      schema: { response: { 404: ErrorBody } },
+      onRequest: notConfigured,
+      handler: notConfigured,
+    });
     return;
   }
 
   // Browsers send envelopes as text/plain, as the SDK's own type, or with no
   // Content-Type at all; inside this plugin every body is taken as raw bytes.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: TELEMETRY_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: TELEMETRY_BODY_LIMIT }, (_request, body, done) =>
+    done(null, body),
+  );
 
   app.post(
     '/monitoring',
@@ -65,7 +74,12 @@ const telemetry: FastifyPluginAsync = async (app) => {
       } catch (err) {
         throw new UpstreamFailure(502, RELAY_FAILED, 'telemetry relay failed', { err, url: redactUrl(target) });
       }
-      if (res.status >= 500) throw new UpstreamFailure(502, RELAY_FAILED, 'telemetry relay failed', { status: res.status, url: redactUrl(target) });
+      if (res.status >= 500) {
+        throw new UpstreamFailure(502, RELAY_FAILED, 'telemetry relay failed', {
+          status: res.status,
+          url: redactUrl(target),
+        });
+      }
       for (const name of PASSED_HEADERS) {
         const value = res.headers[name];
         if (typeof value === 'string') reply.header(name, value);

@@ -13,7 +13,12 @@ export const examples: ExampleRequest[] = [
 ];
 
 export const upstreamAnswers: UpstreamAnswer[] = [
-  { method: 'GET', host: EXAMPLE_PRIVATE_API_HOST, path: /^\/dnsleaktest\/session\/[0-9a-f]{32}$/, fixture: 'dnsleaktest-session.json' },
+  {
+    method: 'GET',
+    host: EXAMPLE_PRIVATE_API_HOST,
+    path: /^\/dnsleaktest\/session\/[0-9a-f]{32}$/,
+    fixture: 'dnsleaktest-session.json',
+  },
   { method: 'GET', host: EXAMPLE_PRIVATE_API_HOST, path: '/invisibility', fixture: 'invisibility-result.json' },
   { method: 'POST', host: EXAMPLE_PRIVATE_API_HOST, path: '/persona/evaluate', fixture: 'persona-evaluation.json' },
 ];

@@ -29,7 +29,8 @@ const invisibilityIdGuard: Guard = {
 
 // Error payloads of the private API (other than a 429) pass through as they are.
 const PassThrough = Type.Unknown({
-  description: 'our own errors as {"error"} (400 guard strings, 500 API key is missing, 502 Upstream fetch failed or Upstream error), or the private API error payload unchanged',
+  description:
+    'our own errors as {"error"} (400 guard strings, 500 API key is missing, 502 Upstream fetch failed or Upstream error), or the private API error payload unchanged',
 });
 
 const checkLeakSession = Compile(LeakSession);
@@ -44,7 +45,8 @@ const checkPersona = Compile(PersonaEvaluation);
  * none) and is not sent; other keys stay.
  */
 export function quotaBody(data: unknown): Static<typeof QuotaBody> {
-  const { message, ...rest } = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const { message, ...rest } =
+    typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   const text = [rest.error, message].find((m): m is string => typeof m === 'string' && m !== '');
   return { ...rest, error: text ?? QUOTA_EXCEEDED_MESSAGE, code: 'quota_exceeded' };
 }
@@ -63,13 +65,19 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
   // Missing settings stay the 500 of the spec. A refused connection, a timeout
   // or a 2xx body that is not JSON is a 502 Upstream fetch failed; an error
   // status with a body that is not JSON keeps its status, without data.
-  const forward = async (request: FastifyRequest, path: string, options?: ForwardOptions): Promise<{ status: number; data?: unknown }> => {
+  const forward = async (
+    request: FastifyRequest,
+    path: string,
+    options?: ForwardOptions,
+  ): Promise<{ status: number; data?: unknown }> => {
     try {
       const { status, data } = await api.forward(request, path, options);
       return { status, data };
     } catch (err) {
       if (err instanceof ApiKeyMissing) throw err;
-      if (!(err instanceof UpstreamError && err.status !== undefined && err.status >= 400)) throw new UpstreamUnreachable('private API call failed', { err, path });
+      if (!(err instanceof UpstreamError && err.status !== undefined && err.status >= 400)) {
+        throw new UpstreamUnreachable('private API call failed', { err, path });
+      }
       request.log.warn({ err, path }, 'private API call failed');
       return { status: err.status };
     }
@@ -80,7 +88,10 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
     if (res.status === 429) return reply.code(429).send(quotaBody(res.data));
     if (res.status === 200 && !contract.Check(res.data)) {
       throw new UpstreamFailed('private API answer lacks what the site reads', {
-        problems: contract.Errors(res.data).slice(0, 3).map((e) => `${e.instancePath} ${e.message}`),
+        problems: contract
+          .Errors(res.data)
+          .slice(0, 3)
+          .map((e) => `${e.instancePath} ${e.message}`),
       });
     }
     return reply.code(res.status).send(res.data ?? { error: UPSTREAM_ERROR });
@@ -96,7 +107,9 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const res = await forward(request, `/dnsleaktest/session/${encodeURIComponent(request.params.token)}`, { query: { lang: request.query.lang } });
+      const res = await forward(request, `/dnsleaktest/session/${encodeURIComponent(request.params.token)}`, {
+        query: { lang: request.query.lang },
+      });
       return relay(reply, res, checkLeakSession);
     },
   );
@@ -118,7 +131,10 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/persona/evaluate',
-    { schema: { body: PersonaBody, response: { 200: PersonaEvaluation, 429: QuotaBody, default: PassThrough } }, attachValidation: true },
+    {
+      schema: { body: PersonaBody, response: { 200: PersonaEvaluation, 429: QuotaBody, default: PassThrough } },
+      attachValidation: true,
+    },
     async (request, reply) => {
       if (request.validationError) return reply.code(400).send({ error: NO_PERSONA });
       const res = await forward(request, '/persona/evaluate', {

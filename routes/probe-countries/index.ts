@@ -7,15 +7,30 @@ const BUCKETS = ['asia', 'europe', 'africa', 'americas', 'oceania'] as const;
 type Bucket = (typeof BUCKETS)[number];
 
 // Globalping's continent codes; Antarctica (AN) has no bucket.
-const BUCKET_OF: Record<string, Bucket> = { AS: 'asia', EU: 'europe', AF: 'africa', NA: 'americas', SA: 'americas', OC: 'oceania' };
+const BUCKET_OF: Record<string, Bucket> = {
+  AS: 'asia',
+  EU: 'europe',
+  AF: 'africa',
+  NA: 'americas',
+  SA: 'americas',
+  OC: 'oceania',
+};
 
 const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
 
 const Inventory = Type.Object({
-  countries: Type.Array(CountryCode, { description: 'ISO codes of the countries with at least one online probe, sorted' }),
+  countries: Type.Array(CountryCode, {
+    description: 'ISO codes of the countries with at least one online probe, sorted',
+  }),
   continents: Type.Array(
     Type.Object({
-      key: Type.Union([Type.Literal('asia'), Type.Literal('europe'), Type.Literal('africa'), Type.Literal('americas'), Type.Literal('oceania')]),
+      key: Type.Union([
+        Type.Literal('asia'),
+        Type.Literal('europe'),
+        Type.Literal('africa'),
+        Type.Literal('americas'),
+        Type.Literal('oceania'),
+      ]),
       countries: Type.Array(CountryCode),
     }),
     { description: 'only the buckets that have probes, in the order asia, europe, africa, americas, oceania' },
@@ -43,7 +58,10 @@ export function inventory(probes: unknown[]): InventoryBody {
   }
   return {
     countries: [...countries].sort(),
-    continents: BUCKETS.filter((key) => buckets.has(key)).map((key) => ({ key, countries: [...buckets.get(key)!].sort() })),
+    continents: BUCKETS.filter((key) => buckets.has(key)).map((key) => ({
+      key,
+      countries: [...buckets.get(key)!].sort(),
+    })),
   };
 }
 
@@ -55,7 +73,9 @@ const probeCountries: FastifyPluginAsyncTypebox = async (app) => {
     async () => {
       let probes;
       try {
-        probes = await app.upstream.okJson<unknown>('https://api.globalping.io/v1/probes', { maxBytes: PROBE_LIST_MAX_BYTES });
+        probes = await app.upstream.okJson<unknown>('https://api.globalping.io/v1/probes', {
+          maxBytes: PROBE_LIST_MAX_BYTES,
+        });
       } catch (err) {
         throw new UpstreamFailed('Globalping probe list failed', { err });
       }

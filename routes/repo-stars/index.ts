@@ -9,7 +9,9 @@ const Stars = Type.Object({ stars: Type.Integer({ minimum: 0 }) }, { additionalP
 const repoStars: FastifyPluginAsyncTypebox = async (app) => {
   const url = `https://api.github.com/repos/${app.config.REPO_STARS_REPOSITORY}`;
   const starCount = async () => {
-    const repo = await app.upstream.okJson<{ stargazers_count?: unknown }>(url, { headers: { accept: 'application/vnd.github+json' } });
+    const repo = await app.upstream.okJson<{ stargazers_count?: unknown }>(url, {
+      headers: { accept: 'application/vnd.github+json' },
+    });
     if (typeof repo.stargazers_count !== 'number') throw new UpstreamError('Upstream answered without a star count');
     return repo.stargazers_count;
   };

@@ -13,7 +13,8 @@ export const MAX_DETAILS = 20;
 const FAILURES_BUFFERED = 2 * MAX_DETAILS;
 if (Settings.Get().maxErrors < FAILURES_BUFFERED) Settings.Set({ maxErrors: FAILURES_BUFFERED });
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The readable path of a JSON pointer into the report, walking the value so an

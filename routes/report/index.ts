@@ -71,7 +71,9 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
         return reply.code(400).send({ error: INVALID_REPORT, details: reportProblems(report) });
       }
       // The size is judged on a valid report only, so a client learns first what is wrong with its content.
-      if (Buffer.byteLength(JSON.stringify(report)) > MAX_REPORT_BYTES) return reply.code(413).send({ error: REPORT_TOO_LARGE });
+      if (Buffer.byteLength(JSON.stringify(report)) > MAX_REPORT_BYTES) {
+        return reply.code(413).send({ error: REPORT_TOO_LARGE });
+      }
       const ttlDays = normaliseTtlDays(body?.ttlDays);
       const id = newReportId();
       const expiresAt = new Date(Date.now() + ttlDays * DAY_MS).toISOString();
@@ -101,7 +103,10 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
       if (!stored) return reply.code(404).send({ error: REPORT_NOT_FOUND });
       // A value written before the whitelist changed is one the page can no longer show.
       if (!checkReport.Check(stored.report)) {
-        request.log.warn({ id: request.params.id }, 'stored report is outside the report whitelist; answered as not found');
+        request.log.warn(
+          { id: request.params.id },
+          'stored report is outside the report whitelist; answered as not found',
+        );
         return reply.code(404).send({ error: REPORT_NOT_FOUND });
       }
       return { expiresAt: stored.expiresAt, report: stored.report };

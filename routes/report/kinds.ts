@@ -8,36 +8,53 @@ import { isIp } from '../../lib/network/ip-address.js';
 // checker runs and the JSON form of the schema leaves out.
 
 /** Every object of a report is closed: an unknown key is an error. */
-export const closed = <T extends TProperties>(properties: T) => Type.Object(properties, { additionalProperties: false });
+export const closed = <T extends TProperties>(properties: T) =>
+  Type.Object(properties, { additionalProperties: false });
 
 export const opt = Type.Optional;
 
 /** A string of at most `max` UTF-16 units, as the page's own check counts (JSON Schema counts code points). */
 export const stringUpTo = (max: number) => {
   const description = `string (max ${max})`;
-  return Type.Refine(Type.String({ maxLength: max, description }), (value) => value.length <= max, () => `expected ${description}`);
+  return Type.Refine(
+    Type.String({ maxLength: max, description }),
+    (value) => value.length <= max,
+    () => `expected ${description}`,
+  );
 };
 
-export const numberIn = (min: number, max: number) => Type.Number({ minimum: min, maximum: max, description: `number in [${min}, ${max}]` });
+export const numberIn = (min: number, max: number) =>
+  Type.Number({ minimum: min, maximum: max, description: `number in [${min}, ${max}]` });
 
-export const integerIn = (min: number, max: number) => Type.Integer({ minimum: min, maximum: max, description: `integer in [${min}, ${max}]` });
+export const integerIn = (min: number, max: number) =>
+  Type.Integer({ minimum: min, maximum: max, description: `integer in [${min}, ${max}]` });
 
 export const bool = () => Type.Boolean({ description: 'boolean' });
 
-export const oneOf = <const T extends string[]>(...values: T) => Type.Enum(values, { description: `one of ${values.join('|')}` });
+export const oneOf = <const T extends string[]>(...values: T) =>
+  Type.Enum(values, { description: `one of ${values.join('|')}` });
 
 /** At most 32 characters that Date.parse reads as a time. */
 export const isoDate = () => {
   const description = 'ISO date string';
-  return Type.Refine(Type.String({ maxLength: 32, description }), (value) => Number.isFinite(Date.parse(value)), () => `expected ${description}`);
+  return Type.Refine(
+    Type.String({ maxLength: 32, description }),
+    (value) => Number.isFinite(Date.parse(value)),
+    () => `expected ${description}`,
+  );
 };
 
 /** Two ASCII letters in any case, or "" for a source that could not tell. */
-export const cc = () => Type.String({ pattern: '^(?:[A-Za-z]{2})?$', description: '2-letter country code or empty string' });
+export const cc = () =>
+  Type.String({ pattern: '^(?:[A-Za-z]{2})?$', description: '2-letter country code or empty string' });
 
 /** An IANA zone name such as `America/Argentina/Buenos_Aires`; never empty. */
 export const tz = () =>
-  Type.String({ maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+)*$', description: 'IANA time zone name' });
+  Type.String({
+    maxLength: 64,
+    pattern: '^[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+)*$',
+    description: 'IANA time zone name',
+  });
 
 // The page may mask the host part of an address before sharing: `a.b.c.x`, or
 // the first four IPv6 groups followed by `:x`.

@@ -66,7 +66,13 @@ const webrtc = closed({
 const dnsleak = closed({
   testedAt: isoDate(),
   providers: Type.Array(
-    closed({ id: stringUpTo(32), name: stringUpTo(64), ip: opt(ip()), countryCode: opt(cc()), org: opt(stringUpTo(128)) }),
+    closed({
+      id: stringUpTo(32),
+      name: stringUpTo(64),
+      ip: opt(ip()),
+      countryCode: opt(cc()),
+      org: opt(stringUpTo(128)),
+    }),
     { maxItems: 8 },
   ),
 });
@@ -81,9 +87,13 @@ const speedtest = closed({
   jitterMs: opt(Nullable(numberIn(0, MAX_MS))),
   loadedLatencyDownMs: opt(Nullable(numberIn(0, MAX_MS))),
   loadedLatencyUpMs: opt(Nullable(numberIn(0, MAX_MS))),
-  scores: opt(closed({ streaming: opt(integerIn(0, 10000)), gaming: opt(integerIn(0, 10000)), rtc: opt(integerIn(0, 10000)) })),
+  scores: opt(
+    closed({ streaming: opt(integerIn(0, 10000)), gaming: opt(integerIn(0, 10000)), rtc: opt(integerIn(0, 10000)) }),
+  ),
   qualities: opt(closed({ streaming: opt(quality()), gaming: opt(quality()), rtc: opt(quality()) })),
-  connection: opt(closed({ ip: opt(ip()), colo: opt(stringUpTo(8)), coloCountryCode: opt(cc()), coloCity: opt(stringUpTo(64)) })),
+  connection: opt(
+    closed({ ip: opt(ip()), colo: opt(stringUpTo(8)), coloCountryCode: opt(cc()), coloCity: opt(stringUpTo(64)) }),
+  ),
 });
 
 /** A test run from up to 32 probes toward one target: each probe's country and what it measured. */
@@ -133,7 +143,10 @@ const mtrtest = probeTest({
 const ruletest = closed({
   testedAt: isoDate(),
   uniqueIPCount: integerIn(0, 16),
-  workers: Type.Array(closed({ id: integerIn(1, 16), ip: opt(ip()), countryCode: opt(cc()), org: opt(stringUpTo(128)) }), { maxItems: 16 }),
+  workers: Type.Array(
+    closed({ id: integerIn(1, 16), ip: opt(ip()), countryCode: opt(cc()), org: opt(stringUpTo(128)) }),
+    { maxItems: 16 },
+  ),
 });
 
 const software = () => closed({ name: opt(stringUpTo(64)), version: opt(stringUpTo(32)) });
@@ -145,8 +158,18 @@ const browserinfo = closed({
   engine: opt(software()),
   timezone: opt(stringUpTo(64)),
   languages: opt(Type.Array(stringUpTo(16), { maxItems: 16 })),
-  display: opt(closed({ width: opt(integerIn(0, 100000)), height: opt(integerIn(0, 100000)), pixelRatio: opt(numberIn(0, 100)) })),
-  connection: opt(Nullable(closed({ effectiveType: opt(stringUpTo(16)), downlink: opt(numberIn(0, 100000)), rtt: opt(integerIn(0, MAX_MS)) }))),
+  display: opt(
+    closed({ width: opt(integerIn(0, 100000)), height: opt(integerIn(0, 100000)), pixelRatio: opt(numberIn(0, 100)) }),
+  ),
+  connection: opt(
+    Nullable(
+      closed({
+        effectiveType: opt(stringUpTo(16)),
+        downlink: opt(numberIn(0, 100000)),
+        rtt: opt(integerIn(0, MAX_MS)),
+      }),
+    ),
+  ),
 });
 
 const invisibility = closed({

@@ -48,7 +48,10 @@ export class ReportStore {
     try {
       result = await this.upstream.json<KvResult>(`${this.base}${id}?expiration_ttl=${ttlSeconds}`, {
         method: 'PUT',
-        headers: { authorization: `Bearer ${this.config.RADAR_API_KEY}`, 'content-type': encoded.headers.get('content-type') ?? '' },
+        headers: {
+          authorization: `Bearer ${this.config.RADAR_API_KEY}`,
+          'content-type': encoded.headers.get('content-type') ?? '',
+        },
         body,
       });
     } catch (err) {
@@ -63,7 +66,9 @@ export class ReportStore {
   async get(id: string, now: number = Date.now()): Promise<StoredReport | undefined> {
     let res: { status: number; text: string };
     try {
-      res = await this.upstream.text(`${this.base}${id}`, { headers: { authorization: `Bearer ${this.config.RADAR_API_KEY}` } });
+      res = await this.upstream.text(`${this.base}${id}`, {
+        headers: { authorization: `Bearer ${this.config.RADAR_API_KEY}` },
+      });
     } catch (err) {
       throw new StoreError(err);
     }

@@ -24,11 +24,13 @@ const serviceStatus: FastifyPluginAsyncTypebox = async (app) => {
   // The overview is JSON already, written once per refresh: a string with a JSON
   // type goes out without the serialiser. The schema stays for the contract;
   // the default type provider lets the handler send that string.
-  app.withTypeProvider<FastifyTypeProviderDefault>().get(
-    '/service-status',
-    { schema: { response: { 200: Overview } }, config: { cacheTtl: FIVE_MINUTES } },
-    (_request, reply) => reply.type('application/json; charset=utf-8').send(poller.overviewJson()),
-  );
+  app
+    .withTypeProvider<FastifyTypeProviderDefault>()
+    .get(
+      '/service-status',
+      { schema: { response: { 200: Overview } }, config: { cacheTtl: FIVE_MINUTES } },
+      (_request, reply) => reply.type('application/json; charset=utf-8').send(poller.overviewJson()),
+    );
 
   app.get(
     '/service-status/detail',

@@ -63,7 +63,11 @@ export class StatusPoller {
     const reasons = await Promise.all(this.options.providers.map((provider) => this.refreshOne(provider)));
     this.updatedAt = this.now();
     this.publish();
-    this.tellUnreached(this.options.providers.flatMap((provider, i) => (reasons[i] === undefined ? [] : [[provider.id, reasons[i]] as const])));
+    this.tellUnreached(
+      this.options.providers.flatMap((provider, i) =>
+        reasons[i] === undefined ? [] : [[provider.id, reasons[i]] as const],
+      ),
+    );
   }
 
   /**
@@ -129,8 +133,11 @@ export class StatusPoller {
     ]);
     const previous = this.entries.get(provider.id) ?? NO_DATA;
     const summary = summaryAnswer.status === 'fulfilled' ? readSummary(summaryAnswer.value, provider) : undefined;
-    const freshIncidents = incidentsAnswer.status === 'fulfilled' ? readIncidents(incidentsAnswer.value, provider) : undefined;
-    if (!freshIncidents) logger.debug({ provider: provider.id }, 'service-status incidents unavailable; keeping the last ones');
+    const freshIncidents =
+      incidentsAnswer.status === 'fulfilled' ? readIncidents(incidentsAnswer.value, provider) : undefined;
+    if (!freshIncidents) {
+      logger.debug({ provider: provider.id }, 'service-status incidents unavailable; keeping the last ones');
+    }
     const incidents = freshIncidents ?? previous.incidents;
     if (summary) {
       this.entries.set(provider.id, { ...summary, incidents, fetchedAt: this.now() });
@@ -138,12 +145,25 @@ export class StatusPoller {
       return undefined;
     }
     this.failing.add(provider.id);
-    const err = summaryAnswer.status === 'rejected' ? summaryAnswer.reason : new UpstreamError('summary.json is not in the Statuspage shape');
+    const err =
+      summaryAnswer.status === 'rejected'
+        ? summaryAnswer.reason
+        : new UpstreamError('summary.json is not in the Statuspage shape');
     const reason = expectedFailure(err);
-    if (!reason) logger.warn({ err, provider: provider.id, url: redactUrl(provider.page) }, 'service-status summary unavailable; keeping the last good entry');
+    if (!reason) {
+      logger.warn(
+        { err, provider: provider.id, url: redactUrl(provider.page) },
+        'service-status summary unavailable; keeping the last good entry',
+      );
+    }
     // A status page blinks now and then; a light that was known stays as it was rather than turning unknown.
     const kept = previous.indicator === 'unknown' ? NO_DATA : previous;
-    this.entries.set(provider.id, { indicator: kept.indicator, components: kept.components, incidents, fetchedAt: kept.fetchedAt });
+    this.entries.set(provider.id, {
+      indicator: kept.indicator,
+      components: kept.components,
+      incidents,
+      fetchedAt: kept.fetchedAt,
+    });
     return reason;
   }
 
@@ -154,7 +174,10 @@ export class StatusPoller {
       page: p.page,
       indicator: (this.entries.get(p.id) ?? NO_DATA).indicator,
     }));
-    this.overviewRecord = { updatedAt: this.updatedAt === null ? null : new Date(this.updatedAt).toISOString(), providers };
+    this.overviewRecord = {
+      updatedAt: this.updatedAt === null ? null : new Date(this.updatedAt).toISOString(),
+      providers,
+    };
     this.overviewText = JSON.stringify(this.overviewRecord);
     for (const provider of this.options.providers) {
       const entry = this.entries.get(provider.id) ?? NO_DATA;

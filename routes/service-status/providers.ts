@@ -24,9 +24,13 @@ const ProviderList = Type.Array(Provider, { minItems: 1 });
 
 function load(): Provider[] {
   const [first] = Value.Errors(ProviderList, list);
-  if (first) throw new Error(`routes/service-status/providers.json is invalid at ${first.instancePath}: ${first.message}`);
+  if (first) {
+    throw new Error(`routes/service-status/providers.json is invalid at ${first.instancePath}: ${first.message}`);
+  }
   const providers = list as Provider[];
-  if (new Set(providers.map((p) => p.id)).size !== providers.length) throw new Error('routes/service-status/providers.json repeats an id');
+  if (new Set(providers.map((p) => p.id)).size !== providers.length) {
+    throw new Error('routes/service-status/providers.json repeats an id');
+  }
   return providers;
 }
 

@@ -7,7 +7,13 @@ export const MAX_INCIDENTS = 10;
 
 /** Statuspage's page-wide indicator, or `unknown` (never fetched, failed, or a value outside the list). */
 export const INDICATORS = ['none', 'minor', 'major', 'critical', 'maintenance', 'unknown'] as const;
-export const COMPONENT_STATUSES = ['operational', 'degraded_performance', 'partial_outage', 'major_outage', 'under_maintenance'] as const;
+export const COMPONENT_STATUSES = [
+  'operational',
+  'degraded_performance',
+  'partial_outage',
+  'major_outage',
+  'under_maintenance',
+] as const;
 export const INCIDENT_STATUSES = ['investigating', 'identified', 'monitoring', 'resolved', 'postmortem'] as const;
 export const IMPACTS = ['none', 'minor', 'major', 'critical'] as const;
 

@@ -143,7 +143,11 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
       if (Object.keys(answer).length > 0) return answer;
     }
     const base = bootstrap.baseForTld(tld);
-    if (!base) throw registry || ianaFailed ? new LookupFailed('no WHOIS answer and no RDAP server', { domain }) : new HttpError(404, noTldServer(tld));
+    if (!base) {
+      throw registry || ianaFailed
+        ? new LookupFailed('no WHOIS answer and no RDAP server', { domain })
+        : new HttpError(404, noTldServer(tld));
+    }
     try {
       const { server, data } = await fetchRdap(app.upstream, bootstrap, `${base}domain/${domain}`);
       if (!HOST_KEY.test(server)) throw new Error(`RDAP server name ${server} is not one the site shows`);

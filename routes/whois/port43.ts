@@ -40,7 +40,11 @@ export interface Port43Options {
  * server's name resolves to (publicAddress refuses any other). A name no
  * public server can have is refused either way, before any connection.
  */
-async function destination(server: string, options: Port43Options, deadline: number): Promise<{ host: string; port: number }> {
+async function destination(
+  server: string,
+  options: Port43Options,
+  deadline: number,
+): Promise<{ host: string; port: number }> {
   if (options.override) {
     const reason = refusedWithoutLookup(server);
     if (reason) throw new HostRefused(server, reason);
@@ -49,10 +53,16 @@ async function destination(server: string, options: Port43Options, deadline: num
   }
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new WhoisError('WHOIS server name did not resolve in time', server)), deadline - Date.now());
+    timer = setTimeout(
+      () => reject(new WhoisError('WHOIS server name did not resolve in time', server)),
+      deadline - Date.now(),
+    );
   });
   try {
-    return { host: await Promise.race([publicAddress(server, options.lookup ?? systemLookup), timeout]), port: WHOIS_PORT };
+    return {
+      host: await Promise.race([publicAddress(server, options.lookup ?? systemLookup), timeout]),
+      port: WHOIS_PORT,
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -118,7 +128,8 @@ export function referralServer(text: string): string | undefined {
 
 // gTLD registries name the registrar's server as "Registrar WHOIS Server:";
 // older thin-registry answers call it "Whois Server:".
-const REGISTRAR_LINE = /^[ \t]*(?:Registrar WHOIS Server|Whois Server):[ \t]*(?:whois:\/\/)?([^\s/:]+)(?::43)?\/?[ \t]*$/im;
+const REGISTRAR_LINE =
+  /^[ \t]*(?:Registrar WHOIS Server|Whois Server):[ \t]*(?:whois:\/\/)?([^\s/:]+)(?::43)?\/?[ \t]*$/im;
 
 /**
  * The registrar's WHOIS server named in a registry's answer (lower-cased),

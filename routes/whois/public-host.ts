@@ -29,7 +29,10 @@ export class HostRefused extends Error {
  * only its DNS answer can tell.
  */
 export function refusedWithoutLookup(host: string): string | undefined {
-  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const name = host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   if (isIP(name)) return isPublicIp(name) ? undefined : 'not a public address';
   if (!name.includes('.')) return 'a single-label name';
   if (INTERNAL_SUFFIXES.some((suffix) => name === suffix || name.endsWith(`.${suffix}`))) return 'a special-use name';

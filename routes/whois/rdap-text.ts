@@ -6,7 +6,8 @@
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** A field's value as text: a number written out, a string trimmed; undefined when there is none. */
@@ -95,7 +96,9 @@ function entityBlocks(data: Json, order: string[]): string[] {
 }
 
 function statusLines(data: Json): string[] {
-  const statuses = list(data.status).map(fieldText).filter((s): s is string => s !== undefined);
+  const statuses = list(data.status)
+    .map(fieldText)
+    .filter((s): s is string => s !== undefined);
   return statuses.length ? ['Status:', ...statuses.map((s) => `  ${s}`)] : [];
 }
 
@@ -110,7 +113,10 @@ export function domainText(data: Json, query: string): string {
   const dates = events(data);
   const lines = labelled([
     ['Domain Name', ldhName ?? unicodeName ?? query],
-    ['Unicode Name', unicodeName && unicodeName.toLowerCase() !== (ldhName ?? '').toLowerCase() ? unicodeName : undefined],
+    [
+      'Unicode Name',
+      unicodeName && unicodeName.toLowerCase() !== (ldhName ?? '').toLowerCase() ? unicodeName : undefined,
+    ],
     ['Registry Domain ID', fieldText(data.handle)],
     ['Created', dates.get('registration')],
     ['Updated', dates.get('last changed')],
@@ -119,10 +125,12 @@ export function domainText(data: Json, query: string): string {
   ]);
   lines.push(...statusLines(data), ...entityBlocks(data, DOMAIN_ROLES));
   const nameservers = list(data.nameservers)
-    .map((ns) => (isObject(ns) ? fieldText(ns.ldhName) ?? fieldText(ns.unicodeName) : undefined))
+    .map((ns) => (isObject(ns) ? (fieldText(ns.ldhName) ?? fieldText(ns.unicodeName)) : undefined))
     .filter((ns): ns is string => ns !== undefined);
   if (nameservers.length) lines.push('', 'Name Servers:', ...nameservers.map((ns) => `  ${ns}`));
-  if (isObject(data.secureDNS)) lines.push('', `DNSSEC: ${data.secureDNS.delegationSigned === true ? 'signed' : 'unsigned'}`);
+  if (isObject(data.secureDNS)) {
+    lines.push('', `DNSSEC: ${data.secureDNS.delegationSigned === true ? 'signed' : 'unsigned'}`);
+  }
   return lines.join('\n');
 }
 
@@ -152,7 +160,9 @@ export function ipNetworkText(data: Json): string {
   lines.push(...statusLines(data), ...entityBlocks(data, IP_ROLES));
   for (const remark of list(data.remarks)) {
     if (!isObject(remark)) continue;
-    const description = list(remark.description).map(fieldText).filter((d): d is string => d !== undefined);
+    const description = list(remark.description)
+      .map(fieldText)
+      .filter((d): d is string => d !== undefined);
     lines.push('', `${fieldText(remark.title) ?? 'Remarks'}:`, ...description.map((d) => `  ${d}`));
   }
   return lines.join('\n');

@@ -61,7 +61,9 @@ export async function fetchRdap(upstream: Upstream, bootstrap: RdapBootstrap, ur
       chunks.push(chunk as Buffer);
     }
     const data: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('RDAP answer is not an object');
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+      throw new Error('RDAP answer is not an object');
+    }
     return { server: new URL(target).hostname, data: data as Record<string, unknown> };
   }
 }

@@ -7,7 +7,10 @@ export const HOST_KEY = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/;
 const ServerRecord = Type.Object({ __raw: Type.String({ minLength: 1 }) }, { additionalProperties: true });
 
 /** Domain query: one member per server that answered, keyed by its host name (registry, then registrar; or the RDAP server). */
-export const DomainAnswer = Type.Record(Type.String({ pattern: HOST_KEY.source }), ServerRecord, { additionalProperties: false, minProperties: 1 });
+export const DomainAnswer = Type.Record(Type.String({ pattern: HOST_KEY.source }), ServerRecord, {
+  additionalProperties: false,
+  minProperties: 1,
+});
 export type DomainAnswer = Static<typeof DomainAnswer>;
 
 /** IP query: the RDAP network object (or the WHOIS fields) with the text at the top level. */

@@ -29,7 +29,14 @@ test('an empty value takes the default', () => {
 });
 
 test('values are typed: integers, booleans, trimmed trailing slashes', () => {
-  const c = loadConfig({ BACKEND_PORT: '8080', LOG_HTTP: 'true', GEODB_AUTO_UPDATE: 'false', SECURITY_RATE_LIMIT: '100', SITE_URL: 'https://ipcheck.example//', PRIVATE_API_ENDPOINT: 'https://private.example/api/' });
+  const c = loadConfig({
+    BACKEND_PORT: '8080',
+    LOG_HTTP: 'true',
+    GEODB_AUTO_UPDATE: 'false',
+    SECURITY_RATE_LIMIT: '100',
+    SITE_URL: 'https://ipcheck.example//',
+    PRIVATE_API_ENDPOINT: 'https://private.example/api/',
+  });
   assert.equal(c.BACKEND_PORT, 8080);
   assert.equal(c.LOG_HTTP, true);
   assert.equal(c.GEODB_AUTO_UPDATE, false);

@@ -29,7 +29,10 @@ test('the fake upstream can answer any status, a malformed body, a delay and a d
   await assert.rejects(fetch(`${fake.origin}/x.example/drop`));
   const unknown = await fetch(`${fake.origin}/x.example/nothing`);
   assert.equal(unknown.status, 404);
-  assert.deepEqual(fake.requestsTo('x.example').map((r) => r.path), ['/teapot', '/late', '/drop', '/nothing']);
+  assert.deepEqual(
+    fake.requestsTo('x.example').map((r) => r.path),
+    ['/teapot', '/late', '/drop', '/nothing'],
+  );
   assert.equal(fake.requestsTo('x.example', '/late')[0]?.query.get('a'), '1');
   await fake.close();
 });

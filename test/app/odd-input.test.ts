@@ -13,21 +13,55 @@ const EXAMPLES = exampleRequests().map((r) => ({ method: r.method ?? 'GET', url:
 const GET_PATHS = [...new Set(EXAMPLES.filter((e) => e.method === 'GET').map((e) => e.url.pathname))];
 const PARAMS = [...new Set(EXAMPLES.flatMap((e) => [...e.url.searchParams.keys()]))];
 const VALUES = [
-  '', '%00', '%E0%A4%A', 'a'.repeat(5000), '[]', '{}', '..%2F..%2Fetc', '%F0%9F%98%80', '-1', '1e309', 'AS99999999999',
-  '::ffff:8.8.8.8', '2001:db8::1', 'example.com.', 'xn--', '__proto__', 'constructor',
+  '',
+  '%00',
+  '%E0%A4%A',
+  'a'.repeat(5000),
+  '[]',
+  '{}',
+  '..%2F..%2Fetc',
+  '%F0%9F%98%80',
+  '-1',
+  '1e309',
+  'AS99999999999',
+  '::ffff:8.8.8.8',
+  '2001:db8::1',
+  'example.com.',
+  'xn--',
+  '__proto__',
+  'constructor',
 ];
-const shapes = (p: string, v: string) => [`${p}=${v}`, `${p}=${v}&${p}=${v}`, `${p}[]=${v}`, `ip=8.8.8.8&view=asn&hostname=example.com&${p}=${v}`];
+const shapes = (p: string, v: string) => [
+  `${p}=${v}`,
+  `${p}=${v}&${p}=${v}`,
+  `${p}[]=${v}`,
+  `ip=8.8.8.8&view=asn&hostname=example.com&${p}=${v}`,
+];
 
 // Each body an example sends, then a POST to every GET route.
 const BODY_TARGETS = [
-  ...new Set([...EXAMPLES.filter((e) => e.method !== 'GET').map((e) => `${e.method} ${e.url.pathname}`), ...GET_PATHS.map((path) => `POST ${path}`)]),
+  ...new Set([
+    ...EXAMPLES.filter((e) => e.method !== 'GET').map((e) => `${e.method} ${e.url.pathname}`),
+    ...GET_PATHS.map((path) => `POST ${path}`),
+  ]),
 ].map((target) => target.split(' ') as [InjectOptions['method'], string]);
 const BODIES: Array<[string, string]> = [
-  ['application/json', ''], ['application/json', '{'], ['application/json', 'null'], ['application/json', '[]'], ['application/json', '"x"'],
+  ['application/json', ''],
+  ['application/json', '{'],
+  ['application/json', 'null'],
+  ['application/json', '[]'],
+  ['application/json', '"x"'],
   ['application/json', '{"__proto__":{"x":1}}'],
-  ['application/json', '{"report":{"v":1,"generatedAt":"2026-11-24T12:00:00Z","origin":"localhost","locale":"en","sections":{"ipinfo":{"testedAt":"2026-11-24T12:00:00Z","cards":[{"source":"IPCheck.ing IPv4","ip":"8.8.8.8","constructor":{}}]}}}}'],
-  ['application/json', `{"a":"${'x'.repeat(600 * 1024)}"}`], ['application/json; charset=latin1', '{}'],
-  ['text/plain', 'hello'], ['text/plain;charset=UTF-8', '{}\n{}\n'], ['application/x-www-form-urlencoded', 'a=b'], ['application/octet-stream', '\u0000\u0001'],
+  [
+    'application/json',
+    '{"report":{"v":1,"generatedAt":"2026-11-24T12:00:00Z","origin":"localhost","locale":"en","sections":{"ipinfo":{"testedAt":"2026-11-24T12:00:00Z","cards":[{"source":"IPCheck.ing IPv4","ip":"8.8.8.8","constructor":{}}]}}}}',
+  ],
+  ['application/json', `{"a":"${'x'.repeat(600 * 1024)}"}`],
+  ['application/json; charset=latin1', '{}'],
+  ['text/plain', 'hello'],
+  ['text/plain;charset=UTF-8', '{}\n{}\n'],
+  ['application/x-www-form-urlencoded', 'a=b'],
+  ['application/octet-stream', '\u0000\u0001'],
 ];
 
 let app: FastifyInstance;
@@ -72,7 +106,9 @@ test('odd bodies and content types on every body route: no 5xx, no stack trace',
   for (const [method, url] of BODY_TARGETS) {
     for (const [contentType, payload] of BODIES) {
       const res = await ask({ method, url, payload, headers: { 'content-type': contentType } });
-      if (broken(res.statusCode, res.body)) failed.push(`${res.statusCode} ${method} ${url} ${contentType} ${payload.slice(0, 30)}`);
+      if (broken(res.statusCode, res.body)) {
+        failed.push(`${res.statusCode} ${method} ${url} ${contentType} ${payload.slice(0, 30)}`);
+      }
     }
   }
   assert.deepEqual(failed, []);

@@ -34,9 +34,14 @@ test('every route under /api has an example request in its routes/<cap>/examples
     await app.ready();
     for (const request of exampleRequests()) await call(app, request);
     // Fastify answers HEAD from a GET route by itself; the GET's example covers it.
-    const needed = [...registered].filter((key) => !(key.startsWith('HEAD ') && withGet.has(key.slice('HEAD '.length))));
+    const needed = [...registered].filter(
+      (key) => !(key.startsWith('HEAD ') && withGet.has(key.slice('HEAD '.length))),
+    );
     assert.ok(needed.length > 20, `the routes were seen: ${needed.length}`);
-    assert.deepEqual(needed.filter((key) => !answered.has(key)), []);
+    assert.deepEqual(
+      needed.filter((key) => !answered.has(key)),
+      [],
+    );
   } finally {
     await app.close();
     await fakes.close();

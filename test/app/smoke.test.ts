@@ -10,7 +10,12 @@ before(async () => {
 after(() => fake.close());
 
 test('configs answers booleans only, cacheable for an hour', async () => {
-  const { app } = await buildTestApi({ MAP_API_KEY: 'secret-map-key', KV_ACCOUNT_ID: 'a', KV_NAMESPACE_ID: 'b', RADAR_API_KEY: 'r' });
+  const { app } = await buildTestApi({
+    MAP_API_KEY: 'secret-map-key',
+    KV_ACCOUNT_ID: 'a',
+    KV_NAMESPACE_ID: 'b',
+    RADAR_API_KEY: 'r',
+  });
   const res = await call(app, '/api/configs');
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['cache-control'], 'public, max-age=3600');
@@ -25,7 +30,11 @@ test('configs answers booleans only, cacheable for an hour', async () => {
 
 test('repo-stars reads the count through the upstream client', async () => {
   fake.on('GET', 'api.github.com', '/repos/owner/repo', { json: { stargazers_count: 1234 } });
-  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, REPO_STARS_REPOSITORY: 'owner/repo', SITE_URL: 'https://example.org/' });
+  const { app } = await buildTestApi({
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    REPO_STARS_REPOSITORY: 'owner/repo',
+    SITE_URL: 'https://example.org/',
+  });
   const res = await call(app, '/api/repo-stars');
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), { stars: 1234 });

@@ -20,7 +20,10 @@ const byAsn = (body: Body) => [...body.nodes].sort((a, b) => a.asn - b.asn);
 const fake = fakeUpstreamPerFile(registerRipeStatFakeRoutes);
 
 /** The API with both fixture snapshots on disk, loaded by the start-up steps. */
-async function loadedApi(t: { after: (fn: () => Promise<void>) => void }, snapshots = { relationships: true, organisations: true }) {
+async function loadedApi(
+  t: { after: (fn: () => Promise<void>) => void },
+  snapshots = { relationships: true, organisations: true },
+) {
   const dir = await dataDir(snapshots);
   const api = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, DATA_DIR: dir.path });
   await api.app.lifecycle.boot();
@@ -77,7 +80,10 @@ test('a multi-homed AS: Tier-1 providers directly, intermediates up to their Tie
       [13335, 'origin'],
     ],
   );
-  assert.deepEqual(edgeSet(body), new Set(['13335>174', '13335>8220', '13335>9002', '8220>174', '8220>3356', '9002>1299', '9002>3356']));
+  assert.deepEqual(
+    edgeSet(body),
+    new Set(['13335>174', '13335>8220', '13335>9002', '8220>174', '8220>3356', '9002>1299', '9002>3356']),
+  );
 });
 
 test('a stub AS: its one provider and the Tier-1s above; RIPEstat names only the AS the local snapshot lacks, without its handle', async (t) => {
@@ -99,13 +105,20 @@ test('a stub AS: its one provider and the Tier-1s above; RIPEstat names only the
 test('a Tier-1 queried itself is one origin-tier1 node', async (t) => {
   const { app } = await loadedApi(t);
   const body = (await call(app, '/api/asn-connectivity?asn=174')).json() as Body;
-  assert.deepEqual(body, { origin: 174, nodes: [{ asn: 174, type: 'origin-tier1', name: 'Cogent Communications' }], edges: [] });
+  assert.deepEqual(body, {
+    origin: 174,
+    nodes: [{ asn: 174, type: 'origin-tier1', name: 'Cogent Communications' }],
+    edges: [],
+  });
 });
 
 test('an AS whose only upstream leads to no Tier-1 is the origin alone', async (t) => {
   const { app } = await loadedApi(t);
   const body = (await call(app, '/api/asn-connectivity?asn=208000')).json() as Body;
-  assert.deepEqual(body.nodes.map((n) => [n.asn, n.type]), [[208000, 'origin']]);
+  assert.deepEqual(
+    body.nodes.map((n) => [n.asn, n.type]),
+    [[208000, 'origin']],
+  );
   assert.deepEqual(body.edges, []);
 });
 
@@ -132,7 +145,12 @@ test('without the organisation snapshot, names come from RIPEstat; a failed look
       res.writeHead(500).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', data: { holder: `HANDLE-${req.query.get('resource')} - holder of ${req.query.get('resource')}` } }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        status: 'ok',
+        data: { holder: `HANDLE-${req.query.get('resource')} - holder of ${req.query.get('resource')}` },
+      }),
+    );
   });
   const { app, logs } = await loadedApi(t, { relationships: true, organisations: false });
   const res = await call(app, '/api/asn-connectivity?asn=200000');

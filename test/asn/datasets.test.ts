@@ -27,7 +27,11 @@ const fake = fakeUpstreamPerFile(registerCaidaFakeRoutes);
 
 function datasets(dir: DataDir): AsnDatasets {
   const upstream = new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: fake.origin });
-  return new AsnDatasets({ upstream, dataDir: dir.path, logger: pino({ level: process.env.DBG ? 'debug' : 'silent' }) });
+  return new AsnDatasets({
+    upstream,
+    dataDir: dir.path,
+    logger: pino({ level: process.env.DBG ? 'debug' : 'silent' }),
+  });
 }
 
 /** A listing page that names `file` as the newest snapshot. */
@@ -35,7 +39,8 @@ function listing(file: string): string {
   return `<html><body><a href="20261101.as-rel2.txt.bz2">20261101.as-rel2.txt.bz2</a> <a href="${file}">${file}</a></body></html>`;
 }
 
-const leftovers = async (dir: DataDir) => (await readdir(join(dir.path, 'asn'))).filter((f) => f.includes('.download') || f.includes('.tmp'));
+const leftovers = async (dir: DataDir) =>
+  (await readdir(join(dir.path, 'asn'))).filter((f) => f.includes('.download') || f.includes('.tmp'));
 
 test('the relationship parser builds the CSR graph and finds the Tier-1s', async () => {
   const graph = await parseAsRel(Readable.from([fixture(CAIDA, '20261101.as-rel2.txt') as string]));
@@ -43,7 +48,10 @@ test('the relationship parser builds the CSR graph and finds the Tier-1s', async
   assert.equal(graph.linkCount, 424);
   assert.deepEqual([...graph.asns].slice(0, 4), [174, 1299, 2914, 3356]);
   // 6939 buys no transit either, but has two customers, not a Tier-1's hundreds.
-  assert.deepEqual([...graph.tier1].map((i) => graph.asns[i]), [174, 1299, 2914, 3356]);
+  assert.deepEqual(
+    [...graph.tier1].map((i) => graph.asns[i]),
+    [174, 1299, 2914, 3356],
+  );
   assert.deepEqual(graph.relationCounts(9002), { upstreams: 2, downstreams: 2, peers: 0 });
   assert.deepEqual(graph.relationCounts(174), { upstreams: 0, downstreams: 102, peers: 3 });
   assert.deepEqual(graph.relationCounts(6939), { upstreams: 0, downstreams: 2, peers: 2 });
@@ -51,11 +59,14 @@ test('the relationship parser builds the CSR graph and finds the Tier-1s', async
   assert.equal(graph.offsets[graph.size], 848);
 });
 
-test('every AS\'s providers sit together at the end of its adjacency slice', async () => {
+test("every AS's providers sit together at the end of its adjacency slice", async () => {
   const graph = await parseAsRel(Readable.from([generateAsRel(3000, 3).text]));
   for (let i = 0; i < graph.size; i++) {
     const all = graph.neighboursOf(i, REL_PROVIDER).sort((a, b) => a - b);
-    assert.deepEqual(graph.providersOf(i).sort((a, b) => a - b), all);
+    assert.deepEqual(
+      graph.providersOf(i).sort((a, b) => a - b),
+      all,
+    );
   }
 });
 
@@ -76,11 +87,17 @@ test('start-up downloads missing snapshots from the newest listing entries, deco
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, DATA_DIR: dir.path });
   await app.lifecycle.boot();
   assert.deepEqual(
-    fake.requestsTo(CAIDA).map((r) => r.path).sort(),
+    fake
+      .requestsTo(CAIDA)
+      .map((r) => r.path)
+      .sort(),
     [ORG_DIR, `${ORG_DIR}20261101.as-org2info.txt.gz`, REL_DIR, `${REL_DIR}20261101.as-rel2.txt.bz2`],
   );
   assert.equal(await readFile(join(dir.path, 'asn', 'as-rel2.txt'), 'utf8'), fixture(CAIDA, '20261101.as-rel2.txt'));
-  assert.equal(await readFile(join(dir.path, 'asn', 'as-org2info.txt'), 'utf8'), fixture(CAIDA, '20261101.as-org2info.txt'));
+  assert.equal(
+    await readFile(join(dir.path, 'asn', 'as-org2info.txt'), 'utf8'),
+    fixture(CAIDA, '20261101.as-org2info.txt'),
+  );
   assert.deepEqual(JSON.parse(await readFile(join(dir.path, 'asn', 'state.json'), 'utf8')), {
     relationships: '20261101.as-rel2.txt.bz2',
     organisations: '20261101.as-org2info.txt.gz',
@@ -113,7 +130,10 @@ test('a failed start-up download is non-fatal: the route degrades to an empty gr
   // One line for both, without a stack: what failed, what runs degraded, when it is tried again.
   const lines = logs.lines.filter((l) => l.level === 40 && /^AS /.test(String(l.msg)));
   assert.equal(lines.length, 1, logs.text);
-  assert.match(String(lines[0]!.msg), /^AS relationships and AS organisations not downloaded \(.*answered 503.*\): \/api\/asn-connectivity has no graph.*tried again every hour$/);
+  assert.match(
+    String(lines[0]!.msg),
+    /^AS relationships and AS organisations not downloaded \(.*answered 503.*\): \/api\/asn-connectivity has no graph.*tried again every hour$/,
+  );
   assert.equal(lines[0]!.err, undefined);
   const res = await call(app, '/api/asn-connectivity?asn=13335');
   assert.equal(res.statusCode, 200);
@@ -187,7 +207,9 @@ test('a well-formed but much smaller snapshot is taken as truncated and refused'
   await ds.loadFromDisk('relationships');
   const before = ds.graph;
   fake.on('GET', CAIDA, REL_DIR, { body: listing('20261215.as-rel2.txt.bz2') });
-  fake.on('GET', CAIDA, `${REL_DIR}20261215.as-rel2.txt.bz2`, { body: fixtureBytes(CAIDA, '20261215.as-rel2.txt.bz2') });
+  fake.on('GET', CAIDA, `${REL_DIR}20261215.as-rel2.txt.bz2`, {
+    body: fixtureBytes(CAIDA, '20261215.as-rel2.txt.bz2'),
+  });
   await assert.rejects(ds.update('relationships', false), /taken as truncated/);
   assert.equal(ds.graph, before);
   assert.equal(await readFile(ds.path('relationships'), 'utf8'), fixture(CAIDA, '20261101.as-rel2.txt'));
@@ -200,7 +222,9 @@ test('a download that decompresses to something else is refused', async (t) => {
   await ds.loadFromDisk('organisations');
   const before = ds.orgs;
   fake.on('GET', CAIDA, ORG_DIR, { body: '<a href="20261201.as-org2info.txt.gz">x</a>' });
-  fake.on('GET', CAIDA, `${ORG_DIR}20261201.as-org2info.txt.gz`, { body: gzipSync('<html><body>Access denied</body></html>\n') });
+  fake.on('GET', CAIDA, `${ORG_DIR}20261201.as-org2info.txt.gz`, {
+    body: gzipSync('<html><body>Access denied</body></html>\n'),
+  });
   await assert.rejects(ds.update('organisations', false));
   assert.equal(ds.orgs, before);
   assert.equal(await readFile(ds.path('organisations'), 'utf8'), fixture(CAIDA, '20261101.as-org2info.txt'));
@@ -236,7 +260,10 @@ test('a newer snapshot is swapped in atomically: the old one serves until the ne
   assert.notEqual(ds.graph, before);
   assert.deepEqual(ds.graph!.relationCounts(200000), { upstreams: 2, downstreams: 0, peers: 0 });
   assert.match(await readFile(ds.path('relationships'), 'utf8'), /1299\|200000\|-1/);
-  assert.equal(JSON.parse(await readFile(join(dir.path, 'asn', 'state.json'), 'utf8')).relationships, '20261201.as-rel2.txt.bz2');
+  assert.equal(
+    JSON.parse(await readFile(join(dir.path, 'asn', 'state.json'), 'utf8')).relationships,
+    '20261201.as-rel2.txt.bz2',
+  );
   assert.deepEqual(await leftovers(dir), []);
   // Already current: the next check downloads nothing.
   const downloads = fake.requestsTo(CAIDA, `${REL_DIR}2026`).length;
@@ -260,7 +287,11 @@ test('auto-update: first check a minute after start, then every 24 hours from it
   mock.timers.tick(1);
   await checked;
   assert.equal(listings(), 1);
-  assert.equal(fake.requestsTo(CAIDA, `${REL_DIR}20261101`).length, 1, 'no state yet: the newest snapshot is fetched once');
+  assert.equal(
+    fake.requestsTo(CAIDA, `${REL_DIR}20261101`).length,
+    1,
+    'no state yet: the newest snapshot is fetched once',
+  );
 
   mock.timers.tick(24 * HOUR - 1);
   await new Promise((resolve) => setImmediate(resolve));
@@ -281,15 +312,27 @@ test('ASNDATA_AUTO_UPDATE=true starts the updater as a background step and app.c
   const dir = await dataDir({ relationships: true, organisations: true });
   t.after(() => dir.remove());
   // Both snapshots current, so the check only reads the listings.
-  await writeFile(join(dir.path, 'asn', 'state.json'), JSON.stringify({ relationships: '20261101.as-rel2.txt.bz2', organisations: '20261101.as-org2info.txt.gz' }));
+  await writeFile(
+    join(dir.path, 'asn', 'state.json'),
+    JSON.stringify({ relationships: '20261101.as-rel2.txt.bz2', organisations: '20261101.as-org2info.txt.gz' }),
+  );
   mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
   t.after(() => mock.timers.reset());
-  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, DATA_DIR: dir.path, ASNDATA_AUTO_UPDATE: 'true' });
+  const { app } = await buildTestApi({
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    DATA_DIR: dir.path,
+    ASNDATA_AUTO_UPDATE: 'true',
+  });
   await app.lifecycle.boot();
   assert.equal(fake.requestsTo(CAIDA).length, 0);
   mock.timers.tick(AUTO_UPDATE.firstAfterMs);
-  for (let i = 0; i < 10_000 && fake.requestsTo(CAIDA, ORG_DIR).length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
-  assert.deepEqual(fake.requestsTo(CAIDA).map((r) => r.path), [REL_DIR, ORG_DIR]);
+  for (let i = 0; i < 10_000 && fake.requestsTo(CAIDA, ORG_DIR).length === 0; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.deepEqual(
+    fake.requestsTo(CAIDA).map((r) => r.path),
+    [REL_DIR, ORG_DIR],
+  );
   await app.close();
   const seen = fake.requestsTo(CAIDA).length;
   mock.timers.tick(48 * HOUR);

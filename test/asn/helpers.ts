@@ -14,7 +14,11 @@ export interface DataDir {
 export async function dataDir(snapshots: { relationships?: boolean; organisations?: boolean } = {}): Promise<DataDir> {
   const path = await mkdtemp(join(tmpdir(), 'asn-test-'));
   await mkdir(join(path, 'asn'), { recursive: true });
-  if (snapshots.relationships) await copyFile(join(CAIDA_FIXTURES, '20261101.as-rel2.txt'), join(path, 'asn', 'as-rel2.txt'));
-  if (snapshots.organisations) await copyFile(join(CAIDA_FIXTURES, '20261101.as-org2info.txt'), join(path, 'asn', 'as-org2info.txt'));
+  if (snapshots.relationships) {
+    await copyFile(join(CAIDA_FIXTURES, '20261101.as-rel2.txt'), join(path, 'asn', 'as-rel2.txt'));
+  }
+  if (snapshots.organisations) {
+    await copyFile(join(CAIDA_FIXTURES, '20261101.as-org2info.txt'), join(path, 'asn', 'as-org2info.txt'));
+  }
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }

@@ -46,10 +46,34 @@ test('one row per origin, newest lastSeen first, with peers relative to the best
   assert.deepEqual(res.json(), {
     prefix: '8.8.8.0/24',
     history: [
-      { asn: '15169', org: 'Google LLC', firstSeen: '2024-11-23T00:00:00', lastSeen: '2026-11-23T00:00:00', peers: 343, peersPct: 100, prefixes: ['8.8.8.0/24'] },
+      {
+        asn: '15169',
+        org: 'Google LLC',
+        firstSeen: '2024-11-23T00:00:00',
+        lastSeen: '2026-11-23T00:00:00',
+        peers: 343,
+        peersPct: 100,
+        prefixes: ['8.8.8.0/24'],
+      },
       // 8.0.0.0/7 is shorter than /8: ignored, its later and wider-seen timeline with it.
-      { asn: '3356', org: 'Level 3 Parent, LLC', firstSeen: '2024-11-23T00:00:00', lastSeen: '2025-09-14T12:00:00', peers: 301, peersPct: 88, prefixes: ['8.0.0.0/8'] },
-      { asn: '4713', org: 'NTT Communications Corporation', firstSeen: '2025-06-10T08:00:00', lastSeen: '2025-06-10T16:00:00', peers: 142, peersPct: 41, prefixes: ['8.8.8.0/24'] },
+      {
+        asn: '3356',
+        org: 'Level 3 Parent, LLC',
+        firstSeen: '2024-11-23T00:00:00',
+        lastSeen: '2025-09-14T12:00:00',
+        peers: 301,
+        peersPct: 88,
+        prefixes: ['8.0.0.0/8'],
+      },
+      {
+        asn: '4713',
+        org: 'NTT Communications Corporation',
+        firstSeen: '2025-06-10T08:00:00',
+        lastSeen: '2025-06-10T16:00:00',
+        peers: 142,
+        peersPct: 41,
+        prefixes: ['8.8.8.0/24'],
+      },
     ],
   });
   // AS12654 was seen by 17 peers at most: under the floor of 30, dropped.
@@ -85,11 +109,51 @@ test('row rules: IPv6 prefixes shorter than /19 ignored, AS-prefixed origins rea
     json: {
       data: {
         by_origin: [
-          { origin: 'AS3333', prefixes: [{ prefix: '2001:67c:2e8::/48', timelines: [{ starttime: '2025-01-01T00:00:00', endtime: '2026-11-23T00:00:00', full_peers_seeing: 299.6 }] }] },
-          { origin: '6939', prefixes: [{ prefix: '2001::/16', timelines: [{ starttime: '2025-01-01T00:00:00', endtime: '2026-11-23T00:00:00', full_peers_seeing: 320 }] }] },
+          {
+            origin: 'AS3333',
+            prefixes: [
+              {
+                prefix: '2001:67c:2e8::/48',
+                timelines: [
+                  { starttime: '2025-01-01T00:00:00', endtime: '2026-11-23T00:00:00', full_peers_seeing: 299.6 },
+                ],
+              },
+            ],
+          },
+          {
+            origin: '6939',
+            prefixes: [
+              {
+                prefix: '2001::/16',
+                timelines: [
+                  { starttime: '2025-01-01T00:00:00', endtime: '2026-11-23T00:00:00', full_peers_seeing: 320 },
+                ],
+              },
+            ],
+          },
           { origin: '1299', prefixes: [{ prefix: '2001:67c::/32', timelines: [] }] },
-          { origin: 'not-an-asn', prefixes: [{ prefix: '2001:67c:2e8::/48', timelines: [{ starttime: '2025-01-01T00:00:00', endtime: '2026-11-23T00:00:00', full_peers_seeing: 300 }] }] },
-          { origin: '2914', prefixes: [{ prefix: '2001:67c:2e8::/47', timelines: [{ starttime: '2024-02-01T00:00:00', endtime: '2024-03-01T00:00:00', full_peers_seeing: 30 }] }] },
+          {
+            origin: 'not-an-asn',
+            prefixes: [
+              {
+                prefix: '2001:67c:2e8::/48',
+                timelines: [
+                  { starttime: '2025-01-01T00:00:00', endtime: '2026-11-23T00:00:00', full_peers_seeing: 300 },
+                ],
+              },
+            ],
+          },
+          {
+            origin: '2914',
+            prefixes: [
+              {
+                prefix: '2001:67c:2e8::/47',
+                timelines: [
+                  { starttime: '2024-02-01T00:00:00', endtime: '2024-03-01T00:00:00', full_peers_seeing: 30 },
+                ],
+              },
+            ],
+          },
         ],
       },
     },
@@ -99,8 +163,24 @@ test('row rules: IPv6 prefixes shorter than /19 ignored, AS-prefixed origins rea
   const res = await call(app, '/api/asn-history?prefix=2001:67c:2e8::/48');
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json().history, [
-    { asn: '3333', org: null, firstSeen: '2025-01-01T00:00:00', lastSeen: '2026-11-23T00:00:00', peers: 300, peersPct: 100, prefixes: ['2001:67c:2e8::/48'] },
-    { asn: '2914', org: null, firstSeen: '2024-02-01T00:00:00', lastSeen: '2024-03-01T00:00:00', peers: 30, peersPct: 10, prefixes: ['2001:67c:2e8::/47'] },
+    {
+      asn: '3333',
+      org: null,
+      firstSeen: '2025-01-01T00:00:00',
+      lastSeen: '2026-11-23T00:00:00',
+      peers: 300,
+      peersPct: 100,
+      prefixes: ['2001:67c:2e8::/48'],
+    },
+    {
+      asn: '2914',
+      org: null,
+      firstSeen: '2024-02-01T00:00:00',
+      lastSeen: '2024-03-01T00:00:00',
+      peers: 30,
+      peersPct: 10,
+      prefixes: ['2001:67c:2e8::/47'],
+    },
   ]);
   assert.equal(logs.find('as-overview lookup failed').length, 2);
   await app.close();

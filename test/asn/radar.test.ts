@@ -9,20 +9,35 @@ import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const RADAR = 'api.cloudflare.com';
 const R = '/client/v4/radar';
-const KEYED = (fake: FakeUpstream, extra: Record<string, string> = {}) => ({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, RADAR_API_KEY: 'radar-secret', ...extra });
+const KEYED = (fake: FakeUpstream, extra: Record<string, string> = {}) => ({
+  UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+  RADAR_API_KEY: 'radar-secret',
+  ...extra,
+});
 
 const fake = fakeUpstreamPerFile(registerRadarFakeRoutes);
 
 test('no view is 400 "No view provided", not cacheable', async () => {
   const { app } = await buildTestApi(KEYED(fake));
-  await assertGuardErrors(app, ['/api/asn-radar', '/api/asn-radar?view='].map((url) => [url, 'No view provided'] as const));
+  await assertGuardErrors(
+    app,
+    ['/api/asn-radar', '/api/asn-radar?view='].map((url) => [url, 'No view provided'] as const),
+  );
   await app.close();
 });
 
 test('an unknown view is 400 "Invalid view"', async () => {
   const { app } = await buildTestApi(KEYED(fake));
-  const urls = ['/api/asn-radar?view=bgp', '/api/asn-radar?view=ASN', '/api/asn-radar?view=toString', '/api/asn-radar?view=asn&view=outages'];
-  await assertGuardErrors(app, urls.map((url) => [url, 'Invalid view'] as const));
+  const urls = [
+    '/api/asn-radar?view=bgp',
+    '/api/asn-radar?view=ASN',
+    '/api/asn-radar?view=toString',
+    '/api/asn-radar?view=asn&view=outages',
+  ];
+  await assertGuardErrors(
+    app,
+    urls.map((url) => [url, 'Invalid view'] as const),
+  );
   assert.equal(fake.requests.length, 0);
   await app.close();
 });
@@ -45,7 +60,11 @@ test("each view's guard answers before the key check, on a key-less deployment",
 
 test('a valid request without RADAR_API_KEY is 500 "API key is missing", for every view', async () => {
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin });
-  for (const url of ['/api/asn-radar?view=asn&asn=AS13335', '/api/asn-radar?view=outages', '/api/asn-radar?view=activity&country=de']) {
+  for (const url of [
+    '/api/asn-radar?view=asn&asn=AS13335',
+    '/api/asn-radar?view=outages',
+    '/api/asn-radar?view=activity&country=de',
+  ]) {
     const res = await call(app, url);
     assertErrorAnswer(res, 500, 'API key is missing', url);
   }
@@ -72,7 +91,7 @@ test('any method but GET is 405, HEAD included, whatever body comes with it', as
   await app.close();
 });
 
-test('the asn view: the contract\'s flat fields as strings, the spec\'s extras beside them, one bearer key, cacheable for 30 days', async () => {
+test("the asn view: the contract's flat fields as strings, the spec's extras beside them, one bearer key, cacheable for 30 days", async () => {
   const { app } = await buildTestApi(KEYED(fake));
   const res = await call(app, '/api/asn-radar?view=asn&asn=as13335');
   assert.equal(res.statusCode, 200);
@@ -124,11 +143,17 @@ test('a flat field is absent, never null, when its segment failed or its value i
   entity.result.asn.estimatedUsers = { locations: [], estimatedUsers: null };
   entity.result.asn.orgName = '';
   fake.on('GET', RADAR, `${R}/entities/asns/13335`, { json: entity });
-  fake.on('GET', RADAR, `${R}/http/summary/device_type`, { json: { success: true, result: { summary_0: { desktop: 'n/a', mobile: '41.519783' } } } });
-  fake.on('GET', RADAR, `${R}/http/summary/bot_class`, { json: { success: false, errors: [{ code: 1001, message: 'no data' }], result: null } });
+  fake.on('GET', RADAR, `${R}/http/summary/device_type`, {
+    json: { success: true, result: { summary_0: { desktop: 'n/a', mobile: '41.519783' } } },
+  });
+  fake.on('GET', RADAR, `${R}/http/summary/bot_class`, {
+    json: { success: false, errors: [{ code: 1001, message: 'no data' }], result: null },
+  });
   const { app } = await buildTestApi(KEYED(fake));
   const body = (await call(app, '/api/asn-radar?view=asn&asn=13335')).json();
-  for (const field of ['estimatedUsers', 'asnOrgName', 'Desktop_Pct', 'Bot_Pct', 'Human_Pct']) assert.equal(field in body, false, field);
+  for (const field of ['estimatedUsers', 'asnOrgName', 'Desktop_Pct', 'Bot_Pct', 'Human_Pct']) {
+    assert.equal(field in body, false, field);
+  }
   assert.equal(body.asnName, 'CLOUDFLARENET');
   assert.equal(body.Mobile_Pct, '41.52%');
   assert.equal(body.IPv4_Pct, '71.39%');
@@ -139,7 +164,10 @@ test('a flat field is absent, never null, when its segment failed or its value i
 test('failed segments are logged and left out, relationship counts fall back to the local snapshot', async (t) => {
   const dir: DataDir = await dataDir({ relationships: true });
   t.after(() => dir.remove());
-  fake.on('GET', RADAR, `${R}/quality/speed/summary`, { status: 500, json: { success: false, errors: [{ code: 10000, message: 'Internal' }] } });
+  fake.on('GET', RADAR, `${R}/quality/speed/summary`, {
+    status: 500,
+    json: { success: false, errors: [{ code: 10000, message: 'Internal' }] },
+  });
   fake.on('GET', RADAR, /\/rel$/, { destroy: true });
   fake.on('GET', RADAR, `${R}/http/summary/ip_version`, { body: '<html>502 Bad Gateway</html>' });
   const { app, logs } = await buildTestApi(KEYED(fake, { DATA_DIR: dir.path }));
@@ -155,7 +183,10 @@ test('failed segments are logged and left out, relationship counts fall back to 
   // From the fixture snapshot: providers 174, 6939, 8220, 9002; peer 15169; no customers.
   assert.deepEqual(body.relationships, { upstreams: 4, downstreams: 0, peers: 1, source: 'local' });
   assert.deepEqual([...body.missing].sort(), ['ipVersion', 'relationships', 'speed']);
-  const warned = logs.find('radar segment failed').map((l) => l.segment).sort();
+  const warned = logs
+    .find('radar segment failed')
+    .map((l) => l.segment)
+    .sort();
   assert.deepEqual(warned, ['ipVersion', 'relationships', 'speed']);
   assert.ok(!logs.text.includes('radar-secret'));
   await app.close();
@@ -203,7 +234,13 @@ test('the outages view: 30 days of outages and anomalies as one feed, ongoing fi
   assert.deepEqual(Object.keys(body), ['events']);
   assert.deepEqual(
     body.events.map((e) => e.id),
-    ['a-5f0c3b7e-2a41-4d4e-9c55-1b8e0f6a7d21', 'o-3214', 'a-b7d91a02-6c3f-48a5-a0e4-93f2c1d5e8b6', 'o-3217', 'a-c2e85f47-1d09-4b6a-b3f8-7a40d6e92c13'],
+    [
+      'a-5f0c3b7e-2a41-4d4e-9c55-1b8e0f6a7d21',
+      'o-3214',
+      'a-b7d91a02-6c3f-48a5-a0e4-93f2c1d5e8b6',
+      'o-3217',
+      'a-c2e85f47-1d09-4b6a-b3f8-7a40d6e92c13',
+    ],
   );
   const [pakistan, iraq, bharti, cuba, etecsa] = body.events;
   assert.deepEqual(cuba, {
@@ -279,7 +316,9 @@ test('an anomaly is dropped when it shares a location or an ASN with an outage t
     ...(detail.location ? { locationDetails: { code: detail.location, name: detail.location } } : {}),
     ...(detail.asn ? { asnDetails: { asn: String(detail.asn), name: `AS-${detail.asn}` } } : {}),
   });
-  fake.on('GET', RADAR, `${R}/annotations/outages`, { json: { success: true, result: { annotations: [outage(1, '2026-11-18T12:00:00Z', 'GH', 30986)] } } });
+  fake.on('GET', RADAR, `${R}/annotations/outages`, {
+    json: { success: true, result: { annotations: [outage(1, '2026-11-18T12:00:00Z', 'GH', 30986)] } },
+  });
   fake.on('GET', RADAR, `${R}/traffic_anomalies`, {
     json: {
       success: true,
@@ -294,17 +333,35 @@ test('an anomaly is dropped when it shares a location or an ASN with an outage t
     },
   });
   const { app } = await buildTestApi(KEYED(fake));
-  const ids = ((await call(app, '/api/asn-radar?view=outages')).json() as { events: OutageEvent[] }).events.map((e) => e.id);
+  const ids = ((await call(app, '/api/asn-radar?view=outages')).json() as { events: OutageEvent[] }).events.map(
+    (e) => e.id,
+  );
   assert.deepEqual(ids, ['a-same-country-25h-later', 'o-1', 'a-other-country-same-time']);
   await app.close();
 });
 
 test('at most 30 events: every ongoing one first, then the newest start first; entries without an id or a start are skipped', async () => {
   const day = (n: number) => new Date(Date.UTC(2026, 10, 1 + n)).toISOString();
-  const annotations = Array.from({ length: 25 }, (_, i) => ({ id: String(100 + i), startDate: day(i), endDate: i % 10 === 0 ? null : day(i + 1), locationsDetails: [] }));
+  const annotations = Array.from({ length: 25 }, (_, i) => ({
+    id: String(100 + i),
+    startDate: day(i),
+    endDate: i % 10 === 0 ? null : day(i + 1),
+    locationsDetails: [],
+  }));
   annotations.push({ id: '999', startDate: 'not a date', endDate: null, locationsDetails: [] });
-  const trafficAnomalies = Array.from({ length: 25 }, (_, i) => ({ uuid: `u${i}`, startDate: day(i), endDate: i === 3 ? null : day(i + 1), status: 'VERIFIED', type: 'LOCATION' }));
-  trafficAnomalies.push({ startDate: day(28), endDate: null, status: 'VERIFIED', type: 'LOCATION' } as (typeof trafficAnomalies)[number]);
+  const trafficAnomalies = Array.from({ length: 25 }, (_, i) => ({
+    uuid: `u${i}`,
+    startDate: day(i),
+    endDate: i === 3 ? null : day(i + 1),
+    status: 'VERIFIED',
+    type: 'LOCATION',
+  }));
+  trafficAnomalies.push({
+    startDate: day(28),
+    endDate: null,
+    status: 'VERIFIED',
+    type: 'LOCATION',
+  } as (typeof trafficAnomalies)[number]);
   fake.on('GET', RADAR, `${R}/annotations/outages`, { json: { success: true, result: { annotations } } });
   fake.on('GET', RADAR, `${R}/traffic_anomalies`, { json: { success: true, result: { trafficAnomalies } } });
   const { app } = await buildTestApi(KEYED(fake));
@@ -339,13 +396,21 @@ test('one outage source failing is logged and the other served', async () => {
     (res.json() as { events: OutageEvent[] }).events.map((e) => e.kind),
     ['anomaly', 'anomaly', 'anomaly', 'anomaly'],
   );
-  assert.deepEqual(logs.find('radar outage source failed').map((l) => l.source), ['traffic_anomalies', 'annotations/outages']);
+  assert.deepEqual(
+    logs.find('radar outage source failed').map((l) => l.source),
+    ['traffic_anomalies', 'annotations/outages'],
+  );
   await app.close();
 });
 
 test('both outage sources failing is 500 "Internal server error", not cacheable', async () => {
-  fake.on('GET', RADAR, `${R}/annotations/outages`, { status: 429, json: { success: false, errors: [{ message: 'rate limited' }] } });
-  fake.on('GET', RADAR, `${R}/traffic_anomalies`, { json: { success: false, errors: [{ message: 'no data' }], result: null } });
+  fake.on('GET', RADAR, `${R}/annotations/outages`, {
+    status: 429,
+    json: { success: false, errors: [{ message: 'rate limited' }] },
+  });
+  fake.on('GET', RADAR, `${R}/traffic_anomalies`, {
+    json: { success: false, errors: [{ message: 'no data' }], result: null },
+  });
   const { app } = await buildTestApi(KEYED(fake));
   const res = await call(app, '/api/asn-radar?view=outages');
   assertErrorAnswer(res, 500, 'Internal server error');

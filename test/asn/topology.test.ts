@@ -12,7 +12,13 @@ function stubs(provider: number, count: number, first: number): string[] {
 
 /** A snapshot whose Tier-1s 1001 and 1002 (peers, no providers) each have TIER1_MIN_CUSTOMERS stub customers, plus `lines`. */
 async function graphWith(lines: string[]) {
-  const text = ['1001|1002|0|bgp', ...stubs(1001, TIER1_MIN_CUSTOMERS, 500_000), ...stubs(1002, TIER1_MIN_CUSTOMERS, 600_000), ...lines].join('\n') + '\n';
+  const text =
+    [
+      '1001|1002|0|bgp',
+      ...stubs(1001, TIER1_MIN_CUSTOMERS, 500_000),
+      ...stubs(1002, TIER1_MIN_CUSTOMERS, 600_000),
+      ...lines,
+    ].join('\n') + '\n';
   return parseAsRel(Readable.from([text]));
 }
 
@@ -27,7 +33,10 @@ test('a Tier-1 buys transit from nobody and sells it to at least 100 ASes', asyn
     ...stubs(2002, TIER1_MIN_CUSTOMERS, 800_000),
     '1001|2002|-1|bgp',
   ]);
-  assert.deepEqual([...graph.tier1].map((i) => graph.asns[i]), [1001, 1002]);
+  assert.deepEqual(
+    [...graph.tier1].map((i) => graph.asns[i]),
+    [1001, 1002],
+  );
 });
 
 test('every Tier-1 provider gets an edge; of the others, the three with the most customers are followed', async () => {
@@ -44,8 +53,18 @@ test('every Tier-1 provider gets an edge; of the others, the three with the most
     ...stubs(3005, 1, 900_400),
   ]);
   const topology = upstreamTopology(graph, 3000);
-  assert.deepEqual(types(topology), { 1001: 'tier1', 1002: 'tier1', 3000: 'origin', 3002: 'intermediate', 3003: 'intermediate', 3004: 'intermediate' });
-  assert.deepEqual(edges(topology), new Set(['3000>1001', '3000>1002', '3000>3002', '3000>3003', '3000>3004', '3002>1001', '3003>1001', '3004>1001']));
+  assert.deepEqual(types(topology), {
+    1001: 'tier1',
+    1002: 'tier1',
+    3000: 'origin',
+    3002: 'intermediate',
+    3003: 'intermediate',
+    3004: 'intermediate',
+  });
+  assert.deepEqual(
+    edges(topology),
+    new Set(['3000>1001', '3000>1002', '3000>3002', '3000>3003', '3000>3004', '3002>1001', '3003>1001', '3004>1001']),
+  );
   assert.equal(topology.nodes[0]!.asn, 3000);
 });
 
@@ -79,7 +98,13 @@ test('a pruned branch keeps the nodes other paths still need; an AS reached twic
     '1001|6003|-1|bgp',
   ]);
   const topology = upstreamTopology(graph, 6000);
-  assert.deepEqual(types(topology), { 1001: 'tier1', 6000: 'origin', 6001: 'intermediate', 6002: 'intermediate', 6003: 'intermediate' });
+  assert.deepEqual(types(topology), {
+    1001: 'tier1',
+    6000: 'origin',
+    6001: 'intermediate',
+    6002: 'intermediate',
+    6003: 'intermediate',
+  });
   assert.deepEqual(edges(topology), new Set(['6000>6001', '6000>6002', '6001>6003', '6002>6003', '6003>1001']));
   assert.equal(topology.edges.length, 5);
 });
@@ -90,13 +115,16 @@ test('a Tier-1 origin is origin-tier1; an unknown AS gives an empty graph', asyn
   assert.deepEqual(upstreamTopology(graph, 64511), { nodes: [], edges: [] });
 });
 
-test('on a generated snapshot the Tier-1s are the generator\'s large enough ones and every graph keeps to the rules', async () => {
+test("on a generated snapshot the Tier-1s are the generator's large enough ones and every graph keeps to the rules", async () => {
   const { text, asns } = generateAsRel(20_000, 7);
   const graph = await parseAsRel(Readable.from([text]));
   // Every other generated AS buys transit; at this size most of the generator's top networks reach the customer floor.
   const large = TIER1.filter((asn) => graph.customerCounts[graph.indexOf(asn)]! >= TIER1_MIN_CUSTOMERS);
   assert.ok(large.length >= 8, `${large.length} of the generator's Tier-1s have ${TIER1_MIN_CUSTOMERS} customers`);
-  assert.deepEqual([...graph.tier1].map((i) => graph.asns[i]).sort((a, b) => a - b), [...large].sort((a, b) => a - b));
+  assert.deepEqual(
+    [...graph.tier1].map((i) => graph.asns[i]).sort((a, b) => a - b),
+    [...large].sort((a, b) => a - b),
+  );
   let reached = 0;
   let sampled = 0;
   for (const asn of asns.filter((_, i) => i % 97 === 0)) {

@@ -11,7 +11,9 @@ const CALLER_SECRETS = { authorization: 'Bearer caller-token', cookie: 'session=
 
 const fake = fakeUpstreamPerFile();
 
-function answerBoth(www: { status?: number; json?: unknown } = { json: fixture(HOST, 'aggregation-www.example.com.json') }) {
+function answerBoth(
+  www: { status?: number; json?: unknown } = { json: fixture(HOST, 'aggregation-www.example.com.json') },
+) {
   fake.on('GET', HOST, PATH, (req, res) => {
     const isWww = req.query.get('domain')?.startsWith('www.');
     const answer = isWww ? www : { json: fixture(HOST, 'aggregation-example.com.json') };
@@ -58,17 +60,68 @@ test('tier follows the site rules: under 5 measurements ok, then confirmed share
 test('merge sums per country, counts anomaly plus confirmed per known blocking type, and ignores empty types and malformed rows', () => {
   const countries = merge([
     [
-      { probe_cc: 'IR', blocking_type: 'dns', measurement_count: 4, anomaly_count: 4, confirmed_count: 1, failure_count: 0, ok_count: 0 },
-      { probe_cc: 'IR', blocking_type: '', measurement_count: 10, anomaly_count: 0, confirmed_count: 0, failure_count: 1, ok_count: 9 },
-      { probe_cc: 'US', blocking_type: false, measurement_count: 5, anomaly_count: 0, confirmed_count: 0, failure_count: 0, ok_count: 5 },
-      { probe_cc: 'US', blocking_type: 'tls_mitm', measurement_count: 1, anomaly_count: 1, confirmed_count: 0, failure_count: 0, ok_count: 0 },
+      {
+        probe_cc: 'IR',
+        blocking_type: 'dns',
+        measurement_count: 4,
+        anomaly_count: 4,
+        confirmed_count: 1,
+        failure_count: 0,
+        ok_count: 0,
+      },
+      {
+        probe_cc: 'IR',
+        blocking_type: '',
+        measurement_count: 10,
+        anomaly_count: 0,
+        confirmed_count: 0,
+        failure_count: 1,
+        ok_count: 9,
+      },
+      {
+        probe_cc: 'US',
+        blocking_type: false,
+        measurement_count: 5,
+        anomaly_count: 0,
+        confirmed_count: 0,
+        failure_count: 0,
+        ok_count: 5,
+      },
+      {
+        probe_cc: 'US',
+        blocking_type: 'tls_mitm',
+        measurement_count: 1,
+        anomaly_count: 1,
+        confirmed_count: 0,
+        failure_count: 0,
+        ok_count: 0,
+      },
       { probe_cc: 42, measurement_count: 99 },
       { probe_cc: 'DE', blocking_type: 'dns', measurement_count: 'many' },
     ],
-    [{ probe_cc: 'IR', blocking_type: 'dns', measurement_count: 2, anomaly_count: 2, confirmed_count: 0, failure_count: 0, ok_count: 0 }],
+    [
+      {
+        probe_cc: 'IR',
+        blocking_type: 'dns',
+        measurement_count: 2,
+        anomaly_count: 2,
+        confirmed_count: 0,
+        failure_count: 0,
+        ok_count: 0,
+      },
+    ],
   ]);
   assert.deepEqual(countries, [
-    { country: 'IR', tier: 'confirmed', measurements: 16, anomaly: 6, confirmed: 1, methods: { dns: 7 }, ok: 9, failure: 1 },
+    {
+      country: 'IR',
+      tier: 'confirmed',
+      measurements: 16,
+      anomaly: 6,
+      confirmed: 1,
+      methods: { dns: 7 },
+      ok: 9,
+      failure: 1,
+    },
     { country: 'US', tier: 'ok', measurements: 6, anomaly: 1, confirmed: 0, methods: {}, ok: 5, failure: 0 },
     { country: 'DE', tier: 'ok', measurements: 0, anomaly: 0, confirmed: 0, methods: {}, ok: 0, failure: 0 },
   ]);
@@ -76,15 +129,26 @@ test('merge sums per country, counts anomaly plus confirmed per known blocking t
 
 test('countries are sorted by tier, then blocked share, then measurements, then code', () => {
   // OONI's own field names.
-// eslint-disable-next-line camelcase
-const row = (probe_cc: string, measurement_count: number, anomaly_count: number, confirmed_count = 0) => ({
+  // eslint-disable-next-line camelcase
+  const row = (probe_cc: string, measurement_count: number, anomaly_count: number, confirmed_count = 0) => ({
     probe_cc,
     blocking_type: 'dns',
     measurement_count,
     anomaly_count,
     confirmed_count,
   });
-  const countries = merge([[row('AA', 100, 10), row('BB', 10, 1, 1), row('CC', 10, 9), row('DD', 20, 12), row('EE', 40, 10), row('FF', 100, 0), row('GG', 200, 0), row('HH', 200, 0)]]);
+  const countries = merge([
+    [
+      row('AA', 100, 10),
+      row('BB', 10, 1, 1),
+      row('CC', 10, 9),
+      row('DD', 20, 12),
+      row('EE', 40, 10),
+      row('FF', 100, 0),
+      row('GG', 200, 0),
+      row('HH', 200, 0),
+    ],
+  ]);
   assert.deepEqual(
     countries.map((c) => `${c.country}:${c.tier}`),
     ['BB:confirmed', 'CC:likely', 'DD:likely', 'EE:signs', 'AA:ok', 'GG:ok', 'HH:ok', 'FF:ok'],
@@ -104,14 +168,25 @@ test('answers the contract shape: since/until and every country with tier, measu
   for (const c of body.countries) {
     assert.match(c.country, /^[A-Z]{2}$/);
     assert.ok(['confirmed', 'likely', 'signs', 'ok'].includes(c.tier), c.tier);
-    for (const key of ['measurements', 'anomaly', 'confirmed', 'ok', 'failure']) assert.ok(Number.isInteger(c[key]), `${c.country}.${key}`);
+    for (const key of ['measurements', 'anomaly', 'confirmed', 'ok', 'failure']) {
+      assert.ok(Number.isInteger(c[key]), `${c.country}.${key}`);
+    }
     assert.equal(typeof c.methods, 'object');
     for (const [method, hits] of Object.entries(c.methods)) {
       assert.ok(['dns', 'tcp_ip', 'http-failure', 'http-diff'].includes(method), method);
       assert.ok(Number.isInteger(hits) && (hits as number) > 0);
     }
   }
-  assert.deepEqual(body.countries[0], { country: 'IR', tier: 'confirmed', measurements: 59, anomaly: 19, confirmed: 11, methods: { dns: 30 }, ok: 38, failure: 2 });
+  assert.deepEqual(body.countries[0], {
+    country: 'IR',
+    tier: 'confirmed',
+    measurements: 59,
+    anomaly: 19,
+    confirmed: 11,
+    methods: { dns: 30 },
+    ok: 38,
+    failure: 2,
+  });
   assert.deepEqual(
     body.countries.map((c: { country: string; tier: string }) => `${c.country}:${c.tier}`),
     ['IR:confirmed', 'CN:likely', 'TR:signs', 'RU:ok', 'US:ok'],
@@ -137,10 +212,46 @@ test('queries OONI for both variants over the window and merges them, cacheable 
     { domain: 'www.example.com', ok: true },
   ]);
   assert.deepEqual(body.countries, [
-    { country: 'IR', tier: 'confirmed', measurements: 59, anomaly: 19, confirmed: 11, methods: { dns: 30 }, ok: 38, failure: 2 },
-    { country: 'CN', tier: 'likely', measurements: 9, anomaly: 6, confirmed: 0, methods: { tcp_ip: 6 }, ok: 3, failure: 0 },
-    { country: 'TR', tier: 'signs', measurements: 42, anomaly: 9, confirmed: 1, methods: { 'http-diff': 10 }, ok: 32, failure: 1 },
-    { country: 'RU', tier: 'ok', measurements: 3, anomaly: 3, confirmed: 0, methods: { 'http-failure': 3 }, ok: 0, failure: 0 },
+    {
+      country: 'IR',
+      tier: 'confirmed',
+      measurements: 59,
+      anomaly: 19,
+      confirmed: 11,
+      methods: { dns: 30 },
+      ok: 38,
+      failure: 2,
+    },
+    {
+      country: 'CN',
+      tier: 'likely',
+      measurements: 9,
+      anomaly: 6,
+      confirmed: 0,
+      methods: { tcp_ip: 6 },
+      ok: 3,
+      failure: 0,
+    },
+    {
+      country: 'TR',
+      tier: 'signs',
+      measurements: 42,
+      anomaly: 9,
+      confirmed: 1,
+      methods: { 'http-diff': 10 },
+      ok: 32,
+      failure: 1,
+    },
+    {
+      country: 'RU',
+      tier: 'ok',
+      measurements: 3,
+      anomaly: 3,
+      confirmed: 0,
+      methods: { 'http-failure': 3 },
+      ok: 0,
+      failure: 0,
+    },
     { country: 'US', tier: 'ok', measurements: 300, anomaly: 0, confirmed: 0, methods: {}, ok: 299, failure: 1 },
   ]);
 
@@ -207,7 +318,12 @@ test('the domain guard answers its strings, uncached, before any upstream call',
 
 test('a domain carrying a path or credentials cannot steer the request', async () => {
   const app = await api();
-  for (const domain of ['evil.example/..%2F', 'user%40evil.example', 'example.com%26until%3D2000-01-01', 'http%3A%2F%2F127.0.0.1']) {
+  for (const domain of [
+    'evil.example/..%2F',
+    'user%40evil.example',
+    'example.com%26until%3D2000-01-01',
+    'http%3A%2F%2F127.0.0.1',
+  ]) {
     const res = await call(app, `/api/censorship-blocking?domain=${domain}`);
     assertErrorAnswer(res, 400, 'Invalid domain', domain);
   }

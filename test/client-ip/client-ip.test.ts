@@ -16,7 +16,8 @@ before(async () => {
 });
 after(() => app.close());
 
-const ask = (headers: Record<string, string> = {}, remoteAddress = '192.0.2.10') => call(app, { method: 'GET', url: '/api/client-ip', headers, remoteAddress });
+const ask = (headers: Record<string, string> = {}, remoteAddress = '192.0.2.10') =>
+  call(app, { method: 'GET', url: '/api/client-ip', headers, remoteAddress });
 
 test('an IPv4 caller gets its address and family IPv4, never cached', async () => {
   const res = await ask({}, '203.0.113.5');
@@ -29,11 +30,18 @@ test('an IPv4 caller gets its address and family IPv4, never cached', async () =
 test('an IPv6 caller gets family IPv6; an IPv4-mapped IPv6 socket address is the IPv4 address', async () => {
   assert.deepEqual((await ask({}, '2001:db8::5')).json(), { ip: '2001:db8::5', family: 'IPv6' });
   assert.deepEqual((await ask({}, '::ffff:198.51.100.7')).json(), { ip: '198.51.100.7', family: 'IPv4' });
-  assert.deepEqual((await ask({ 'cf-connecting-ip': '2001:db8:1::1' })).json(), { ip: '2001:db8:1::1', family: 'IPv6' });
+  assert.deepEqual((await ask({ 'cf-connecting-ip': '2001:db8:1::1' })).json(), {
+    ip: '2001:db8:1::1',
+    family: 'IPv6',
+  });
 });
 
 test('the spec’s order: cf-connecting-ip, the first X-Forwarded-For entry, cf-connecting-ipv6, the socket', async () => {
-  const all = { 'cf-connecting-ip': '198.51.100.1', 'x-forwarded-for': '198.51.100.2, 10.0.0.1', 'cf-connecting-ipv6': '2001:db8::3' };
+  const all = {
+    'cf-connecting-ip': '198.51.100.1',
+    'x-forwarded-for': '198.51.100.2, 10.0.0.1',
+    'cf-connecting-ipv6': '2001:db8::3',
+  };
   assert.equal((await ask(all)).json().ip, '198.51.100.1');
   const { 'cf-connecting-ip': _first, ...noCf } = all;
   assert.equal((await ask(noCf)).json().ip, '198.51.100.2');
@@ -42,7 +50,11 @@ test('the spec’s order: cf-connecting-ip, the first X-Forwarded-For entry, cf-
 });
 
 test('a header that holds no address is passed over for the next source', async () => {
-  const res = await ask({ 'cf-connecting-ip': 'unknown', 'x-forwarded-for': 'garbage, 198.51.100.9', 'cf-connecting-ipv6': '2001:db8::9' });
+  const res = await ask({
+    'cf-connecting-ip': 'unknown',
+    'x-forwarded-for': 'garbage, 198.51.100.9',
+    'cf-connecting-ipv6': '2001:db8::9',
+  });
   assert.deepEqual(res.json(), { ip: '2001:db8::9', family: 'IPv6' });
 });
 
@@ -56,7 +68,9 @@ test('through the front listener over a real socket: the socket peer, named by t
   const web = await buildWeb({ logger: pino({ level: 'silent' }), frontendDir: dir, api: app });
   try {
     await web.listen({ port: 0, host: '127.0.0.1' });
-    const res = await request(`http://127.0.0.1:${(web.server.address() as AddressInfo).port}/api/client-ip`, { headers: REFERER });
+    const res = await request(`http://127.0.0.1:${(web.server.address() as AddressInfo).port}/api/client-ip`, {
+      headers: REFERER,
+    });
     const text = await res.body.text();
     assert.equal(res.statusCode, 200, text);
     assert.deepEqual(JSON.parse(text), { ip: '127.0.0.1', family: 'IPv4' });

@@ -21,7 +21,19 @@ test('configs: the eight booleans, every flag following its setting, and no key 
   const { app } = await buildTestApi(KEYS);
   const res = await call(app, '/api/configs');
   // In the contract's order, written by the serialiser from the schema.
-  assert.equal(res.body, JSON.stringify({ map: true, ipInfo: true, ipChecking: true, ip2location: true, originalSite: false, cloudFlare: true, ipapiis: true, reportSharing: true }));
+  assert.equal(
+    res.body,
+    JSON.stringify({
+      map: true,
+      ipInfo: true,
+      ipChecking: true,
+      ip2location: true,
+      originalSite: false,
+      cloudFlare: true,
+      ipapiis: true,
+      reportSharing: true,
+    }),
+  );
   for (const value of Object.values(KEYS)) assert.ok(!res.body.includes(value), value);
   await app.close();
 
@@ -29,14 +41,26 @@ test('configs: the eight booleans, every flag following its setting, and no key 
   const flags = (await call(bare.app, '/api/configs')).json();
   assert.equal(flags.ipChecking, false, 'the private API needs key and endpoint');
   assert.equal(flags.reportSharing, false, 'report sharing needs all three settings');
-  assert.deepEqual(Object.keys(flags).sort(), ['cloudFlare', 'ip2location', 'ipChecking', 'ipInfo', 'ipapiis', 'map', 'originalSite', 'reportSharing']);
+  assert.deepEqual(Object.keys(flags).sort(), [
+    'cloudFlare',
+    'ip2location',
+    'ipChecking',
+    'ipInfo',
+    'ipapiis',
+    'map',
+    'originalSite',
+    'reportSharing',
+  ]);
   assert.ok(Object.values(flags).every((value) => value === false));
   await bare.app.close();
 });
 
 test('configs: originalSite only for a Referer on one of the five canonical hostnames', async () => {
-  const { app } = await buildTestApi({ ALLOWED_DOMAINS: [...CANONICAL, 'mirror.example', 'staging.ipcheck.ing'].join(',') });
-  const flag = async (referer: string) => (await call(app, { method: 'GET', url: '/api/configs', headers: { referer } })).json().originalSite;
+  const { app } = await buildTestApi({
+    ALLOWED_DOMAINS: [...CANONICAL, 'mirror.example', 'staging.ipcheck.ing'].join(','),
+  });
+  const flag = async (referer: string) =>
+    (await call(app, { method: 'GET', url: '/api/configs', headers: { referer } })).json().originalSite;
   for (const host of CANONICAL) assert.equal(await flag(`https://${host}/some/page`), true, host);
   assert.equal(await flag('https://mirror.example/'), false);
   assert.equal(await flag('https://staging.ipcheck.ing/'), false);

@@ -24,7 +24,16 @@ test('the demo answers every ASN route in the contract shapes with realistic dat
   assert.equal(profile.asnCountryCode, 'US');
   assert.equal(profile.asnOrgName, 'Google LLC');
   assert.equal(profile.estimatedUsers, '1,834,562');
-  for (const field of ['IPv4_Pct', 'IPv6_Pct', 'HTTP_Pct', 'HTTPS_Pct', 'Desktop_Pct', 'Mobile_Pct', 'Bot_Pct', 'Human_Pct']) {
+  for (const field of [
+    'IPv4_Pct',
+    'IPv6_Pct',
+    'HTTP_Pct',
+    'HTTPS_Pct',
+    'Desktop_Pct',
+    'Mobile_Pct',
+    'Bot_Pct',
+    'Human_Pct',
+  ]) {
     assert.match(profile[field], PERCENT, field);
   }
 
@@ -40,7 +49,11 @@ test('the demo answers every ASN route in the contract shapes with realistic dat
     for (const a of e.asns) assert.ok(Number.isInteger(a.asn) && typeof a.name === 'string');
     for (const key of ['cause', 'level', 'description', 'scope']) assert.ok(key in e, key);
   }
-  assert.ok(events.some((e: { kind: string; cause: string | null }) => e.kind === 'outage' && e.cause !== null && e.cause !== 'UNKNOWN'));
+  assert.ok(
+    events.some(
+      (e: { kind: string; cause: string | null }) => e.kind === 'outage' && e.cause !== null && e.cause !== 'UNKNOWN',
+    ),
+  );
 
   const activity = await get(exampleRequest('/api/asn-radar?view=activity'));
   assert.ok(activity.days.length > 0);

@@ -13,7 +13,13 @@ test('npm run demo ends its start with a banner whose addresses and three curl e
   const [api, front] = (await freePorts(2)) as [number, number];
   const demo = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
     cwd: APP_ROOT,
-    env: { PATH: process.env.PATH ?? '', BACKEND_PORT: String(api), FRONTEND_PORT: String(front), LOG_FORMAT: 'json', LOAD_SHEDDING: 'false' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      BACKEND_PORT: String(api),
+      FRONTEND_PORT: String(front),
+      LOG_FORMAT: 'json',
+      LOAD_SHEDDING: 'false',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exit = once(demo, 'exit');
@@ -40,8 +46,9 @@ test('npm run demo ends its start with a banner whose addresses and three curl e
   for (const url of pages) {
     const res = await request(url);
     const body = await res.body.text();
-    if (notBuilt && url.endsWith(`${front}/`)) assert.match(`${res.statusCode} ${body}`, /^503 [\s\S]*npm run build/, url);
-    else assert.equal(res.statusCode, 200, url);
+    if (notBuilt && url.endsWith(`${front}/`)) {
+      assert.match(`${res.statusCode} ${body}`, /^503 [\s\S]*npm run build/, url);
+    } else assert.equal(res.statusCode, 200, url);
   }
 
   const curls = banner.filter((l) => l.trim().startsWith('curl '));

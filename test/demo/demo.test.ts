@@ -10,8 +10,13 @@ test('with every upstream faked (npm run demo), every example request answers 2x
     const failed: string[] = [];
     for (const request of exampleRequests()) {
       const res = await call(app, request);
-      const answered = request.status === undefined ? res.statusCode >= 200 && res.statusCode < 300 : res.statusCode === request.status;
-      if (!answered) failed.push(`${request.method ?? 'GET'} ${request.url}: ${res.statusCode} ${res.body.slice(0, 120)}`);
+      const answered =
+        request.status === undefined
+          ? res.statusCode >= 200 && res.statusCode < 300
+          : res.statusCode === request.status;
+      if (!answered) {
+        failed.push(`${request.method ?? 'GET'} ${request.url}: ${res.statusCode} ${res.body.slice(0, 120)}`);
+      }
     }
     assert.deepEqual(failed, []);
   } finally {

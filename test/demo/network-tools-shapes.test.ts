@@ -35,7 +35,9 @@ test('on the demo fakes every network tool answers 2xx in the contract shape, wi
     assert.match(vendor.macPrefix, /^[0-9A-F]{2}(:[0-9A-F]{2})+$/);
     assert.match(vendor.country, /^[A-Z]{2}$/);
     assert.notEqual(vendor.company, 'N/A');
-    for (const bit of ['isMulticast', 'isUnicast', 'isLocal', 'isGlobal', 'isRand', 'isPrivate']) assert.equal(typeof vendor[bit], 'boolean', bit);
+    for (const bit of ['isMulticast', 'isUnicast', 'isLocal', 'isGlobal', 'isRand', 'isPrivate']) {
+      assert.equal(typeof vendor[bit], 'boolean', bit);
+    }
 
     const map = await call(app, exampleRequest('/api/map'));
     assert.equal(map.statusCode, 200);

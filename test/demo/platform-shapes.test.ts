@@ -23,7 +23,16 @@ after(() => close());
 test('configs: the eight booleans, every feature on with the demo settings', async () => {
   const res = await call(app, exampleRequest('/api/configs'));
   assert.equal(res.statusCode, 200);
-  assert.deepEqual(res.json(), { map: true, ipInfo: true, ipChecking: true, ip2location: true, originalSite: false, cloudFlare: true, ipapiis: true, reportSharing: true });
+  assert.deepEqual(res.json(), {
+    map: true,
+    ipInfo: true,
+    ipChecking: true,
+    ip2location: true,
+    originalSite: false,
+    cloudFlare: true,
+    ipapiis: true,
+    reportSharing: true,
+  });
 });
 
 test('repo-stars: {stars} as a number', async () => {
@@ -48,7 +57,9 @@ test('service-status: every card has a light; every detail has components and in
     const body = detail.json();
     assert.ok(Value.Check(Detail, body), id);
     assert.ok(body.components.length > 0 && body.incidents.length > 0, id);
-    for (const incident of body.incidents) assert.equal(incident.url, `${PROVIDERS.find((p) => p.id === id)!.page}/incidents/${incident.id}`);
+    for (const incident of body.incidents) {
+      assert.equal(incident.url, `${PROVIDERS.find((p) => p.id === id)!.page}/incidents/${incident.id}`);
+    }
   }
 });
 
@@ -81,7 +92,7 @@ test('report: 201 {id, expiresAt}, then GET {expiresAt, report} as posted; the d
   assert.deepEqual(held.json().report, EXAMPLE_REPORT);
 });
 
-test('monitoring: the ingest\'s answer as received', async () => {
+test("monitoring: the ingest's answer as received", async () => {
   const res = await call(app, exampleRequest('/api/monitoring', 'POST'));
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), { id: '9ec79c33ec9942ab8353589fcb2e04dc' });

@@ -18,7 +18,22 @@ after(async () => {
   await fakes.close();
 });
 
-const PROVIDERS = ['Google', 'Google', 'Cloudflare', 'Cloudflare', 'OpenDNS', 'Quad9', 'ControlD', 'AdGuard', 'AdGuard', 'AliDNS', 'AliDNS', 'DNSPod', '114DNS', 'DNS4EU'];
+const PROVIDERS = [
+  'Google',
+  'Google',
+  'Cloudflare',
+  'Cloudflare',
+  'OpenDNS',
+  'Quad9',
+  'ControlD',
+  'AdGuard',
+  'AdGuard',
+  'AliDNS',
+  'AliDNS',
+  'DNSPod',
+  '114DNS',
+  'DNS4EU',
+];
 const TYPES = ['udp', 'doh', 'udp', 'doh', 'udp', 'udp', 'udp', 'udp', 'doh', 'udp', 'doh', 'udp', 'udp', 'udp'];
 const COUNTRIES = ['US', 'US', 'US', 'US', 'US', 'CH', 'CA', 'CY', 'CY', 'CN', 'CN', 'CN', 'CN', 'EU'];
 
@@ -28,9 +43,18 @@ test('REQUIRED fields of every row: provider, type udp|doh, a two-letter country
   const body = res.json() as { hostname: unknown; results: Array<Record<string, unknown>> };
   assert.equal(body.hostname, 'example.com');
   assert.ok(Array.isArray(body.results));
-  assert.deepEqual(body.results.map((r) => r.provider), PROVIDERS);
-  assert.deepEqual(body.results.map((r) => r.type), TYPES);
-  assert.deepEqual(body.results.map((r) => r.country), COUNTRIES);
+  assert.deepEqual(
+    body.results.map((r) => r.provider),
+    PROVIDERS,
+  );
+  assert.deepEqual(
+    body.results.map((r) => r.type),
+    TYPES,
+  );
+  assert.deepEqual(
+    body.results.map((r) => r.country),
+    COUNTRIES,
+  );
   for (const row of body.results) {
     assert.equal(typeof row.provider, 'string');
     assert.equal(typeof row.id, 'string');
@@ -44,7 +68,7 @@ test('REQUIRED fields of every row: provider, type udp|doh, a two-letter country
   );
 });
 
-test('MX on the fakes (example.com\'s null MX): one string over plain DNS, an array over DoH', async () => {
+test("MX on the fakes (example.com's null MX): one string over plain DNS, an array over DoH", async () => {
   const mx = await call(app, '/api/dnsresolver?hostname=example.com&type=MX');
   assert.equal(mx.statusCode, 200);
   for (const row of mx.json().results as Array<{ type: string; result: unknown }>) {

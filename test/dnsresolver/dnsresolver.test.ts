@@ -74,7 +74,7 @@ test('one row per provider and protocol, in list order with udp before doh, neve
   await app.close();
 });
 
-test('TXT: plain DNS lists each character-string; DoH gives each record\'s data as sent, CNAME steps included', async () => {
+test("TXT: plain DNS lists each character-string; DoH gives each record's data as sent, CNAME steps included", async () => {
   dns.on('www.example.org', 'TXT', {
     answers: [
       { type: 'TXT', name: 'www.example.org', data: 'v=spf1 -all' },
@@ -89,9 +89,13 @@ test('TXT: plain DNS lists each character-string; DoH gives each record\'s data 
   const res = await call(app, '/api/dnsresolver?hostname=www.example.org&type=TXT');
   assert.equal(res.statusCode, 200);
   for (const row of rowsOf(res.json())) {
-    if (row.type === 'udp') assert.deepEqual(row.result, ['v=spf1 -all', 'google-site-', 'verification=abc123'], row.id);
-    else if (row.id === 'google') assert.deepEqual(row.result, ['example.org.', 'v=spf1 -all', 'google-site-verification=abc123']);
-    else assert.deepEqual(row.result, ['example.org.', '"v=spf1 -all"', '"google-site-" "verification=abc123"'], row.id);
+    if (row.type === 'udp') {
+      assert.deepEqual(row.result, ['v=spf1 -all', 'google-site-', 'verification=abc123'], row.id);
+    } else if (row.id === 'google') {
+      assert.deepEqual(row.result, ['example.org.', 'v=spf1 -all', 'google-site-verification=abc123']);
+    } else {
+      assert.deepEqual(row.result, ['example.org.', '"v=spf1 -all"', '"google-site-" "verification=abc123"'], row.id);
+    }
   }
   await app.close();
 });
@@ -103,21 +107,23 @@ test('MX: plain DNS answers one string of "priority exchange." pairs; DoH an arr
       { type: 'MX', name: 'example.net', data: { preference: 20, exchange: 'mx2.example.net' } },
     ],
   });
-  doh((_req, res) =>
-    void res.writeHead(200).end(
-      JSON.stringify({
-        Status: 0,
-        Answer: [
-          { name: 'example.net.', type: 15, TTL: 60, data: '10 mx1.example.net.' },
-          { name: 'example.net.', type: 15, TTL: 60, data: '20 mx2.example.net.' },
-        ],
-      }),
-    ),
+  doh(
+    (_req, res) =>
+      void res.writeHead(200).end(
+        JSON.stringify({
+          Status: 0,
+          Answer: [
+            { name: 'example.net.', type: 15, TTL: 60, data: '10 mx1.example.net.' },
+            { name: 'example.net.', type: 15, TTL: 60, data: '20 mx2.example.net.' },
+          ],
+        }),
+      ),
   );
   const app = await api();
   const res = await call(app, '/api/dnsresolver?hostname=example.net&type=mx');
   for (const row of rowsOf(res.json())) {
-    const expected = row.type === 'udp' ? '10 mx1.example.net., 20 mx2.example.net.' : ['10 mx1.example.net.', '20 mx2.example.net.'];
+    const expected =
+      row.type === 'udp' ? '10 mx1.example.net., 20 mx2.example.net.' : ['10 mx1.example.net.', '20 mx2.example.net.'];
     assert.deepEqual(row.result, expected, `${row.id} ${row.type}`);
   }
   await app.close();
@@ -128,7 +134,9 @@ test('NXDOMAIN: "N/A" over plain DNS, ["N/A"] over DoH (its answer has no Answer
   const app = await api();
   const res = await call(app, '/api/dnsresolver?hostname=nonexistent.example&type=A');
   assert.equal(res.statusCode, 200);
-  for (const row of rowsOf(res.json())) assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['N/A'], `${row.id} ${row.type}`);
+  for (const row of rowsOf(res.json())) {
+    assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['N/A'], `${row.id} ${row.type}`);
+  }
   await app.close();
 });
 
@@ -138,7 +146,9 @@ test('an empty answer (NODATA): "N/A" over plain DNS, ["N/A"] over DoH', async (
   const app = await api();
   const res = await call(app, '/api/dnsresolver?hostname=example.com&type=AAAA');
   assert.equal(res.statusCode, 200);
-  for (const row of rowsOf(res.json())) assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['N/A'], `${row.id} ${row.type}`);
+  for (const row of rowsOf(res.json())) {
+    assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['N/A'], `${row.id} ${row.type}`);
+  }
   await app.close();
 });
 
@@ -148,7 +158,9 @@ test('SERVFAIL over plain DNS is "N/A" in that row alone', async () => {
   const app = await api();
   const res = await call(app, '/api/dnsresolver?hostname=broken.example&type=A');
   assert.equal(res.statusCode, 200);
-  for (const row of rowsOf(res.json())) assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['93.184.215.14'], `${row.id} ${row.type}`);
+  for (const row of rowsOf(res.json())) {
+    assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['93.184.215.14'], `${row.id} ${row.type}`);
+  }
   await app.close();
 });
 
@@ -171,7 +183,9 @@ test('a plain DNS server that never answers is "N/A" at its deadline while the D
   const app = await api(300);
   const res = await call(app, '/api/dnsresolver?hostname=example.com&type=A');
   assert.equal(res.statusCode, 200);
-  for (const row of rowsOf(res.json())) assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['93.184.215.14'], `${row.id} ${row.type}`);
+  for (const row of rowsOf(res.json())) {
+    assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['93.184.215.14'], `${row.id} ${row.type}`);
+  }
   await app.close();
 });
 
@@ -185,9 +199,20 @@ test('a DoH resolver answering an error status, a non-JSON body or a dropped con
   const app = await api();
   const res = await call(app, '/api/dnsresolver?hostname=example.com&type=A');
   assert.equal(res.statusCode, 200);
-  const dohRows = new Map(rowsOf(res.json()).filter((r) => r.type === 'doh').map((r) => [r.id, r.result]));
-  assert.deepEqual(Object.fromEntries(dohRows), { google: 'N/A', cloudflare: 'N/A', adguard: 'N/A', alidns: ['93.184.215.14'] });
-  for (const row of rowsOf(res.json()).filter((r) => r.type === 'udp')) assert.deepEqual(row.result, ['93.184.215.14'], row.id);
+  const dohRows = new Map(
+    rowsOf(res.json())
+      .filter((r) => r.type === 'doh')
+      .map((r) => [r.id, r.result]),
+  );
+  assert.deepEqual(Object.fromEntries(dohRows), {
+    google: 'N/A',
+    cloudflare: 'N/A',
+    adguard: 'N/A',
+    alidns: ['93.184.215.14'],
+  });
+  for (const row of rowsOf(res.json()).filter((r) => r.type === 'udp')) {
+    assert.deepEqual(row.result, ['93.184.215.14'], row.id);
+  }
   await app.close();
 });
 

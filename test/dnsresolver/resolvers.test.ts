@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadResolvers } from '../../routes/dnsresolver/resolvers.js';
 
-test('the data file holds the site\'s ten providers in its order, four with DoH: fourteen rows', () => {
+test("the data file holds the site's ten providers in its order, four with DoH: fourteen rows", () => {
   const resolvers = loadResolvers();
   assert.deepEqual(
     resolvers.map((r) => [r.id, r.provider, r.country, r.udp]),

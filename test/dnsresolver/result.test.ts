@@ -4,15 +4,24 @@ import { dohResult, plainResult } from '../../routes/dnsresolver/result.js';
 
 test('plain DNS: addresses and names as node:dns gives them; nothing is "N/A"', () => {
   assert.deepEqual(plainResult('A', ['93.184.215.14']), ['93.184.215.14']);
-  assert.deepEqual(plainResult('AAAA', ['2606:2800:21f:cb07:6820:80da:af6b:8b2c']), ['2606:2800:21f:cb07:6820:80da:af6b:8b2c']);
-  assert.deepEqual(plainResult('NS', ['a.iana-servers.net', 'b.iana-servers.net']), ['a.iana-servers.net', 'b.iana-servers.net']);
+  assert.deepEqual(plainResult('AAAA', ['2606:2800:21f:cb07:6820:80da:af6b:8b2c']), [
+    '2606:2800:21f:cb07:6820:80da:af6b:8b2c',
+  ]);
+  assert.deepEqual(plainResult('NS', ['a.iana-servers.net', 'b.iana-servers.net']), [
+    'a.iana-servers.net',
+    'b.iana-servers.net',
+  ]);
   assert.deepEqual(plainResult('CNAME', ['example.org']), ['example.org']);
   assert.equal(plainResult('A', []), 'N/A');
   assert.equal(plainResult('TXT', []), 'N/A');
 });
 
 test('plain DNS: TXT flattened to one entry per character-string; MX as one string, a null MX as "0 ."', () => {
-  assert.deepEqual(plainResult('TXT', [['v=spf1 -all'], ['google-site-', 'verification=abc123']]), ['v=spf1 -all', 'google-site-', 'verification=abc123']);
+  assert.deepEqual(plainResult('TXT', [['v=spf1 -all'], ['google-site-', 'verification=abc123']]), [
+    'v=spf1 -all',
+    'google-site-',
+    'verification=abc123',
+  ]);
   assert.equal(
     plainResult('MX', [
       { priority: 10, exchange: 'mx1.example.com' },
@@ -25,23 +34,44 @@ test('plain DNS: TXT flattened to one entry per character-string; MX as one stri
 
 test('plain DNS: SOA, SRV, CAA and NAPTR in zone-file form, as DoH resolvers write their data', () => {
   assert.deepEqual(
-    plainResult('SOA', { nsname: 'ns.icann.org', hostmaster: 'noc.dns.icann.org', serial: 2024081464, refresh: 7200, retry: 3600, expire: 1209600, minttl: 3600 }),
+    plainResult('SOA', {
+      nsname: 'ns.icann.org',
+      hostmaster: 'noc.dns.icann.org',
+      serial: 2024081464,
+      refresh: 7200,
+      retry: 3600,
+      expire: 1209600,
+      minttl: 3600,
+    }),
     ['ns.icann.org. noc.dns.icann.org. 2024081464 7200 3600 1209600 3600'],
   );
-  assert.deepEqual(plainResult('SRV', [{ priority: 10, weight: 60, port: 5060, name: 'bigbox.example.com' }]), ['10 60 5060 bigbox.example.com.']);
+  assert.deepEqual(plainResult('SRV', [{ priority: 10, weight: 60, port: 5060, name: 'bigbox.example.com' }]), [
+    '10 60 5060 bigbox.example.com.',
+  ]);
   assert.deepEqual(plainResult('CAA', [{ critical: 0, issue: 'letsencrypt.org' }]), ['0 issue "letsencrypt.org"']);
   assert.deepEqual(
-    plainResult('NAPTR', [{ order: 100, preference: 10, flags: 'S', service: 'SIP+D2U', regexp: '', replacement: '_sip._udp.example.com' }]),
+    plainResult('NAPTR', [
+      { order: 100, preference: 10, flags: 'S', service: 'SIP+D2U', regexp: '', replacement: '_sip._udp.example.com' },
+    ]),
     ['100 10 "S" "SIP+D2U" "" _sip._udp.example.com.'],
   );
 });
 
 test('DoH: every Answer record\'s data; no Answer section is ["N/A"]; a body that is not a DoH answer is "N/A"', () => {
   assert.deepEqual(
-    dohResult({ Status: 0, Answer: [{ type: 5, data: 'example.org.' }, { type: 1, data: '93.184.215.14' }] }),
+    dohResult({
+      Status: 0,
+      Answer: [
+        { type: 5, data: 'example.org.' },
+        { type: 1, data: '93.184.215.14' },
+      ],
+    }),
     ['example.org.', '93.184.215.14'],
   );
-  assert.deepEqual(dohResult({ Status: 3, Authority: [{ type: 6, data: 'a.root-servers.net. nstld.verisign-grs.com. 1 2 3 4 5' }] }), ['N/A']);
+  assert.deepEqual(
+    dohResult({ Status: 3, Authority: [{ type: 6, data: 'a.root-servers.net. nstld.verisign-grs.com. 1 2 3 4 5' }] }),
+    ['N/A'],
+  );
   assert.equal(dohResult({ Status: 0, Answer: [] }), 'N/A');
   assert.equal(dohResult({ Status: 0, Answer: [{ type: 1 }] }), 'N/A');
   assert.equal(dohResult({ error: 'bad request' }), 'N/A');

@@ -15,7 +15,15 @@ import { fixture } from '../support/fake-upstream.js';
 // the demo's own requests and settings (geo-local's databases downloaded from
 // the fake download service at start-up, as in the demo).
 
-const ROUTES = ['geo-keyed-a', 'geo-free-a', 'geo-free-b', 'geo-keyed-b', 'geo-keyed-c', 'geo-local', 'geo-private'] as const;
+const ROUTES = [
+  'geo-keyed-a',
+  'geo-free-a',
+  'geo-free-b',
+  'geo-keyed-b',
+  'geo-keyed-c',
+  'geo-local',
+  'geo-private',
+] as const;
 const DEMO_URLS: Record<(typeof ROUTES)[number], string> = {
   'geo-keyed-a': '/api/geo-keyed-a?ip=8.8.8.8',
   'geo-free-a': '/api/geo-free-a?ip=8.8.8.8&lang=de',
@@ -62,7 +70,11 @@ async function demoApp(env: Record<string, string> = {}): Promise<FastifyInstanc
 function assertRequiredRecord(route: string, body: Record<string, unknown>): void {
   assert.equal(body.country, 'US', `${route}: country is the ISO code`);
   assert.equal(body.country_code, 'US', `${route}: country_code is the same code`);
-  assert.equal(body.country_name, COUNTRY_NAMES[route as (typeof ROUTES)[number]], `${route}: country_name is the source's name`);
+  assert.equal(
+    body.country_name,
+    COUNTRY_NAMES[route as (typeof ROUTES)[number]],
+    `${route}: country_name is the source's name`,
+  );
   for (const field of ['region', 'city', 'org'] as const) {
     assert.equal(typeof body[field], 'string', `${route}: ${field} is a string`);
     assert.ok((body[field] as string).length > 0, `${route}: ${field} holds data`);
@@ -71,7 +83,11 @@ function assertRequiredRecord(route: string, body: Record<string, unknown>): voi
     assert.equal(typeof body[field], 'number', `${route}: ${field} is a number`);
     assert.ok(body[field] !== 0, `${route}: ${field} holds data`);
   }
-  assert.match(String(body.timezone), /^America\/(Los_Angeles|New_York|Chicago)$/, `${route}: timezone is an IANA name`);
+  assert.match(
+    String(body.timezone),
+    /^America\/(Los_Angeles|New_York|Chicago)$/,
+    `${route}: timezone is an IANA name`,
+  );
   assert.equal(body.asn, 'AS15169', `${route}: asn is an "AS…" string`);
   assert.equal(body.error, undefined, `${route}: no error key on a success`);
 }
@@ -116,7 +132,13 @@ test('geo-private gated states: each of the five keys is the plain code (tags to
     const signedOut = await call(app, '/api/geo-private?ip=2a01:4f8:c0c:1234::1&lang=de');
     assert.equal(signedOut.statusCode, 200);
     const out = signedOut.json();
-    const sentinel = (code: string) => ({ score: code, tags: code, proxyProtocol: code, proxyProvider: code, operatorType: code });
+    const sentinel = (code: string) => ({
+      score: code,
+      tags: code,
+      proxyProtocol: code,
+      proxyProvider: code,
+      operatorType: code,
+    });
     assert.deepEqual(out.advancedData, sentinel('sign_in_required'));
     assert.equal(out.country, 'DE');
     assert.equal(out.country_name, 'Deutschland');
@@ -144,10 +166,23 @@ test('the error bodies section 1.3 names: guards 400, upstream failure 500, keys
         [`/api/${route}?ip=10.1.2.3`, 'Not a public IP address'],
       ]);
     }
-    assert.equal(fake.requests.filter((r) => !r.host.endsWith('maxmind.com')).length, 0, 'guards answer before any upstream call');
+    assert.equal(
+      fake.requests.filter((r) => !r.host.endsWith('maxmind.com')).length,
+      0,
+      'guards answer before any upstream call',
+    );
 
     // Every third-party source and the companion API unreachable: 500 {error: message}.
-    for (const host of ['ipinfo.io', 'ip-api.com', 'api.ip.sb', 'api.ipapi.is', 'api.ip2location.io', 'private-api.example']) fake.on('GET', host, /.*/, { destroy: true });
+    for (const host of [
+      'ipinfo.io',
+      'ip-api.com',
+      'api.ip.sb',
+      'api.ipapi.is',
+      'api.ip2location.io',
+      'private-api.example',
+    ]) {
+      fake.on('GET', host, /.*/, { destroy: true });
+    }
     for (const route of ROUTES.filter((r) => r !== 'geo-local')) {
       const res = await call(app, DEMO_URLS[route]);
       assert.equal(res.statusCode, 500, route);

@@ -85,7 +85,10 @@ test('boot: without credentials nothing is downloaded; present databases are not
   assert.equal(dbs.city, undefined);
   const [missing, ...more] = logs.find('geo databases missing');
   assert.equal(more.length, 0, 'one line for both editions');
-  assert.match(String(missing?.msg), /GeoLite2-City, GeoLite2-ASN.*\/api\/geo-local answers 503.*set GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY/);
+  assert.match(
+    String(missing?.msg),
+    /GeoLite2-City, GeoLite2-ASN.*\/api\/geo-local answers 503.*set GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY/,
+  );
   assert.equal(missing?.level, 40);
   assert.equal(missing?.err, undefined, 'an expected state, not an error: no stack');
 
@@ -122,7 +125,10 @@ test('a download with a bad checksum never replaces the good database', async ()
   await dbs.checkForUpdates();
   assert.deepEqual(await readFile(join(dir, 'GeoLite2-City.mmdb')), before);
   assert.equal(epoch(dbs, 'city'), 1_790_000_000, 'the loaded reader stays');
-  assert.match(String((logs.find('geo database update failed')[0]?.err as { message?: string })?.message), /checksum mismatch/);
+  assert.match(
+    String((logs.find('geo database update failed')[0]?.err as { message?: string })?.message),
+    /checksum mismatch/,
+  );
   assert.deepEqual((await readdir(dir)).sort(), ['GeoLite2-ASN.mmdb', 'GeoLite2-City.mmdb']);
 });
 
@@ -155,13 +161,19 @@ test('scheduler: first check 60 s after start, then every 24 h, downloading only
   let cityModified = new Date('2026-11-20T00:00:00Z');
   let cityArchive = maxmindArchive('city', cityDatabase(1_800_000_000));
   fake.on('*', MAXMIND_HOST, '/geoip/databases/GeoLite2-City/download', (req, res) => {
-    if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(cityArchive)}  c.tar.gz\n`);
-    res.writeHead(200, { 'last-modified': cityModified.toUTCString() }).end(req.method === 'HEAD' ? undefined : cityArchive);
+    if (req.query.get('suffix') === 'tar.gz.sha256') {
+      return void res.writeHead(200).end(`${sha256(cityArchive)}  c.tar.gz\n`);
+    }
+    res
+      .writeHead(200, { 'last-modified': cityModified.toUTCString() })
+      .end(req.method === 'HEAD' ? undefined : cityArchive);
   });
   serveMaxmind(fake, 'asn', maxmindArchive('asn', asnDatabase(1_800_000_000)), OLD);
   const heads = () => fake.requestsTo(MAXMIND_HOST).filter((r) => r.method === 'HEAD').length;
   const archiveGets = (e: Edition) =>
-    fake.requestsTo(MAXMIND_HOST, `/geoip/databases/${EDITIONS[e]}/`).filter((r) => r.method === 'GET' && r.query.get('suffix') === 'tar.gz').length;
+    fake
+      .requestsTo(MAXMIND_HOST, `/geoip/databases/${EDITIONS[e]}/`)
+      .filter((r) => r.method === 'GET' && r.query.get('suffix') === 'tar.gz').length;
 
   mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
   try {
@@ -287,7 +299,10 @@ test('boot: a download that stalls is abandoned at the cap; the step finishes an
 
 test('app wiring: the geo-databases step loads, the background step starts the updater, closing the app stops it', async () => {
   await seed(join(work, 'geo'));
-  fake.on('HEAD', MAXMIND_HOST, /^\/geoip\/databases\//, { status: 200, headers: { 'last-modified': OLD.toUTCString() } });
+  fake.on('HEAD', MAXMIND_HOST, /^\/geoip\/databases\//, {
+    status: 200,
+    headers: { 'last-modified': OLD.toUTCString() },
+  });
   const { app } = await buildTestApi({
     DATA_DIR: work,
     UPSTREAM_OVERRIDE_ORIGIN: fake.origin,

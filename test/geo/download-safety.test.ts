@@ -70,7 +70,10 @@ test('a redirect to plain HTTP, this machine or a private network is refused bef
     assert.equal(dbs.city, undefined);
   }
   const credentialsSent = fake.requests.filter((r) => r.headers.authorization !== undefined);
-  assert.ok(credentialsSent.every((r) => r.host === MAXMIND_HOST), 'credentials only ever go to the download service');
+  assert.ok(
+    credentialsSent.every((r) => r.host === MAXMIND_HOST),
+    'credentials only ever go to the download service',
+  );
 });
 
 test('an archive over the byte cap is refused, by its Content-Length or as it streams, and its folder removed', async () => {
@@ -104,7 +107,11 @@ test('temporary folders an interrupted download left are removed at start-up; th
   await writeFile(join(asn, 'as-rel2.txt.4242.download'), 'partial');
   const asnLogs = new LogCapture();
   const logger = pino({ level: 'debug' }, asnLogs);
-  const datasets = new AsnDatasets({ upstream: new Upstream({ timeoutMs: 1000, siteUrl: '', overrideOrigin: fake.origin, logger }), dataDir: work, logger });
+  const datasets = new AsnDatasets({
+    upstream: new Upstream({ timeoutMs: 1000, siteUrl: '', overrideOrigin: fake.origin, logger }),
+    dataDir: work,
+    logger,
+  });
   await datasets.bootstrap();
   assert.ok(!(await readdir(asn)).some((name) => name.endsWith('.download')));
   assert.equal(asnLogs.find('removed temporary files of an interrupted download').length, 1);
@@ -119,15 +126,30 @@ test('SIGTERM during the boot download: the process stops cleanly, exit 0, no te
     res.write(tgz.subarray(0, 100));
   });
   const dataDir = join(work, 'data');
-  const server = await spawnServer({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, GEODB_ACCOUNT_ID: '12345', GEODB_LICENSE_KEY: 'licence-secret', DATA_DIR: dataDir });
+  const server = await spawnServer({
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    GEODB_ACCOUNT_ID: '12345',
+    GEODB_LICENSE_KEY: 'licence-secret',
+    DATA_DIR: dataDir,
+  });
   // The server never gets to listen while its download stalls; the fake tells when it is under way.
-  for (let i = 0; i < 600 && fake.requestsTo(MAXMIND_HOST).filter((r) => r.query.get('suffix') === 'tar.gz').length === 0; i++) {
+  for (
+    let i = 0;
+    i < 600 && fake.requestsTo(MAXMIND_HOST).filter((r) => r.query.get('suffix') === 'tar.gz').length === 0;
+    i++
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  assert.ok((await readdir(join(dataDir, 'geo'))).some((name) => name.startsWith('.download-')), 'the download is under way');
+  assert.ok(
+    (await readdir(join(dataDir, 'geo'))).some((name) => name.startsWith('.download-')),
+    'the download is under way',
+  );
   server.child.kill('SIGTERM');
   const [code] = await server.exit;
   assert.equal(code, 0);
-  assert.deepEqual((await readdir(join(dataDir, 'geo'))).filter((name) => name.startsWith('.download-')), []);
+  assert.deepEqual(
+    (await readdir(join(dataDir, 'geo'))).filter((name) => name.startsWith('.download-')),
+    [],
+  );
   assert.ok(server.lines.some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM'));
 });

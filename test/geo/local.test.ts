@@ -38,7 +38,7 @@ test('geo-local in another language, IPv6, with fallback to English for names th
   assert.equal(de.city, 'Nürnberg');
   assert.equal(de.region, 'Bayern');
   assert.equal(de.country, 'DE');
-  assert.equal(de.country_name, 'Deutschland', 'the database\'s own name in the language asked');
+  assert.equal(de.country_name, 'Deutschland', "the database's own name in the language asked");
   assert.equal(de.asn, 'AS24940');
   assert.equal(de.timezone, 'Europe/Berlin');
   const zh = (await call(app, '/api/geo-local?ip=8.8.8.8&lang=zh-TW')).json();

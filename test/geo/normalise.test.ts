@@ -1,14 +1,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Reader } from 'maxmind';
-import { asnOf, countryCode, countryNameOf, parseLatLon, knownText, splitAsOrg, toRecord, upstreamMessage } from '../../routes/geo/normalise.js';
+import {
+  asnOf,
+  countryCode,
+  countryNameOf,
+  parseLatLon,
+  knownText,
+  splitAsOrg,
+  toRecord,
+  upstreamMessage,
+} from '../../routes/geo/normalise.js';
 import { forwardedLang, normaliseLang } from '../../routes/geo/lang.js';
 import { timezoneAt } from '../../routes/geo/timezone.js';
 import { Double, Uint16, Uint32, writeMmdb } from '../support/mmdb-writer.js';
 
 test('asnOf: every spelling becomes "AS<n>", anything else null', () => {
   for (const v of [15169, '15169', 'AS15169', 'as15169', ' AS15169 ']) assert.equal(asnOf(v), 'AS15169');
-  for (const v of [undefined, null, '', '-', 'AS', 'ASX1', 0, -5, 1.5, 'AS99999999999', {}, 'undefined']) assert.equal(asnOf(v), null, String(v));
+  for (const v of [undefined, null, '', '-', 'AS', 'ASX1', 0, -5, 1.5, 'AS99999999999', {}, 'undefined']) {
+    assert.equal(asnOf(v), null, String(v));
+  }
 });
 
 test('splitAsOrg splits "AS15169 Google LLC"; no AS prefix is all organisation', () => {
@@ -23,7 +34,9 @@ test('parseLatLon parses "lat,lon" and rejects anything partial or out of range'
   assert.deepEqual(parseLatLon('37.4056,-122.0775'), { latitude: 37.4056, longitude: -122.0775 });
   assert.deepEqual(parseLatLon(' -33.8688, 151.2093 '), { latitude: -33.8688, longitude: 151.2093 });
   const none = { latitude: null, longitude: null };
-  for (const v of ['', '1', '1,', ',2', 'a,b', '91,0', '0,181', '1,2,3', undefined, 7]) assert.deepEqual(parseLatLon(v), none, String(v));
+  for (const v of ['', '1', '1,', ',2', 'a,b', '91,0', '0,181', '1,2,3', undefined, 7]) {
+    assert.deepEqual(parseLatLon(v), none, String(v));
+  }
 });
 
 test('country code and name: codes upper-cased, names from the ISO table, unknown null', () => {
@@ -37,7 +50,10 @@ test('country code and name: codes upper-cased, names from the ISO table, unknow
 
 test('knownText drops placeholders; toRecord fills every field with a value or null', () => {
   for (const v of ['', '  ', '-', 'undefined', 'null', 'N/A', 5, null]) assert.equal(knownText(v), null);
-  const record = toRecord({ ip: undefined, latitude: 10, longitude: 'x', asn: 'AS1', countryCode: 'zz', countryName: 'Somewhere' }, '8.8.8.8');
+  const record = toRecord(
+    { ip: undefined, latitude: 10, longitude: 'x', asn: 'AS1', countryCode: 'zz', countryName: 'Somewhere' },
+    '8.8.8.8',
+  );
   assert.deepEqual(record, {
     ip: '8.8.8.8',
     city: null,
@@ -52,7 +68,7 @@ test('knownText drops placeholders; toRecord fills every field with a value or n
   });
 });
 
-test('toRecord: country is the code, country_name the source\'s own name, else the English one from the code', () => {
+test("toRecord: country is the code, country_name the source's own name, else the English one from the code", () => {
   const named = toRecord({ ip: '8.8.8.8', countryCode: 'us', countryName: 'Vereinigte Staaten' }, '8.8.8.8');
   assert.equal(named.country, 'US');
   assert.equal(named.country_code, 'US');
@@ -77,7 +93,10 @@ test('toRecord: coordinates are both numbers or both null; 0,0 (no network there
 });
 
 test('upstreamMessage reads the error shapes of the geo sources', () => {
-  assert.equal(upstreamMessage({ error: { title: 'Wrong ip', message: 'Please provide a valid IP address' } }), 'Please provide a valid IP address');
+  assert.equal(
+    upstreamMessage({ error: { title: 'Wrong ip', message: 'Please provide a valid IP address' } }),
+    'Please provide a valid IP address',
+  );
   assert.equal(upstreamMessage({ error: { error_code: 10000, error_message: 'Invalid API key' } }), 'Invalid API key');
   assert.equal(upstreamMessage({ error: 'Bad key' }), 'Bad key');
   assert.equal(upstreamMessage({ message: 'reserved range' }), 'reserved range');
@@ -132,7 +151,20 @@ test('mmdb-writer: maxmind reads its output with 24-, 28- and 32-bit records', (
       recordSize,
       buildEpoch: 1_700_000_000,
       networks: [
-        { network: '8.8.8.0/24', data: { s: 'Grüße', d: new Double(-122.5), u16: new Uint16(65535), u32: new Uint32(4294967295), big: 2n ** 40n, t: true, f: false, a: ['x', 1], m: { n: { en: 'y' } } } },
+        {
+          network: '8.8.8.0/24',
+          data: {
+            s: 'Grüße',
+            d: new Double(-122.5),
+            u16: new Uint16(65535),
+            u32: new Uint32(4294967295),
+            big: 2n ** 40n,
+            t: true,
+            f: false,
+            a: ['x', 1],
+            m: { n: { en: 'y' } },
+          },
+        },
         { network: '2001:db8::/32', data: { s: 'v6' } },
         { network: '10.0.0.0/8', data: { long: 'z'.repeat(70_000), mid: 'y'.repeat(300) } },
         { network: '10.1.0.0/16', data: { s: 'deeper' } },
@@ -146,17 +178,20 @@ test('mmdb-writer: maxmind reads its output with 24-, 28- and 32-bit records', (
     assert.equal(reader.metadata.buildEpoch.getTime(), 1_700_000_000_000);
     const [rec, prefix] = reader.getWithPrefixLength('8.8.8.200');
     assert.equal(prefix, 24);
-    assert.deepEqual({ ...rec, big: String(rec!.big) }, {
-      s: 'Grüße',
-      d: -122.5,
-      u16: 65535,
-      u32: 4294967295,
-      big: String(2n ** 40n),
-      t: true,
-      f: false,
-      a: ['x', 1],
-      m: { n: { en: 'y' } },
-    });
+    assert.deepEqual(
+      { ...rec, big: String(rec!.big) },
+      {
+        s: 'Grüße',
+        d: -122.5,
+        u16: 65535,
+        u32: 4294967295,
+        big: String(2n ** 40n),
+        t: true,
+        f: false,
+        a: ['x', 1],
+        m: { n: { en: 'y' } },
+      },
+    );
     assert.deepEqual(reader.get('2001:db8:1::5'), { s: 'v6' });
     assert.equal((reader.get('10.200.0.1')!.long as string).length, 70_000);
     assert.equal((reader.get('10.200.0.1')!.mid as string).length, 300);

@@ -7,7 +7,19 @@ import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 import { mountainViewRecord } from '../support/geo-records.js';
 
 const V6 = '2a01:4f8:c0c:1234::1';
-const FIELDS = ['ip', 'city', 'region', 'country', 'country_name', 'country_code', 'latitude', 'longitude', 'timezone', 'asn', 'org'];
+const FIELDS = [
+  'ip',
+  'city',
+  'region',
+  'country',
+  'country_name',
+  'country_code',
+  'latitude',
+  'longitude',
+  'timezone',
+  'asn',
+  'org',
+];
 const KEYS = {
   GEO_KEYED_A_API_KEY: 'tok-a',
   GEO_KEYED_B_API_KEY: 'key-b',
@@ -138,7 +150,7 @@ test('geo-free-a: IPv6 in Japanese', async () => {
   assert.equal(body.org, 'Hetzner Online GmbH', 'isp, not the shorter org label');
 });
 
-test('geo-free-a: org is ip-api\'s isp, as the frontend contract maps it, not its org or AS name', async () => {
+test("geo-free-a: org is ip-api's isp, as the frontend contract maps it, not its org or AS name", async () => {
   fake.on('GET', 'ip-api.com', '/json/1.1.1.1', { json: fixture('ip-api.com', '1.1.1.1.en.json') });
   const body = (await get('/api/geo-free-a?ip=1.1.1.1')).json();
   assert.equal(body.org, 'Cloudflare, Inc');
@@ -160,7 +172,7 @@ test('geo-free-b: ip.sb IPv4, numeric asn', async () => {
   assert.equal(fake.requestsTo('api.ip.sb')[0]?.path, '/geoip/8.8.8.8');
 });
 
-test('geo-free-b: a country-level answer has null city and region; org is ip.sb\'s isp, not its organization', async () => {
+test("geo-free-b: a country-level answer has null city and region; org is ip.sb's isp, not its organization", async () => {
   fake.on('GET', 'api.ip.sb', '/geoip/1.1.1.1', { json: fixture('api.ip.sb', '1.1.1.1-country-only.json') });
   const body = (await get('/api/geo-free-b?ip=1.1.1.1')).json();
   assertRecord(body);
@@ -199,7 +211,10 @@ test('geo-free-b: a body that is not JSON is a 500', async () => {
 test('geo-keyed-b: ipapi.is with isHosting and isProxy (IPv4 and IPv6)', async () => {
   const v4 = await get('/api/geo-keyed-b?ip=8.8.8.8');
   assert.equal(v4.statusCode, 200);
-  assert.deepEqual(v4.json(), mountainViewRecord({ latitude: 37.38605, longitude: -122.08385, isHosting: true, isProxy: false }));
+  assert.deepEqual(
+    v4.json(),
+    mountainViewRecord({ latitude: 37.38605, longitude: -122.08385, isHosting: true, isProxy: false }),
+  );
   const sent = fake.requestsTo('api.ipapi.is')[0];
   assert.equal(sent?.query.get('q'), '8.8.8.8');
   assert.equal(sent?.query.get('key'), 'key-b');
@@ -222,7 +237,10 @@ test('geo-keyed-b: no key is a 500; an upstream error message passes on', async 
 test('geo-keyed-c: ip2location.io IPv4 and IPv6, string asn', async () => {
   const v4 = await get('/api/geo-keyed-c?ip=8.8.8.8');
   assert.equal(v4.statusCode, 200);
-  assert.deepEqual(v4.json(), mountainViewRecord({ country_name: 'United States of America', latitude: 37.38605, longitude: -122.08385 }));
+  assert.deepEqual(
+    v4.json(),
+    mountainViewRecord({ country_name: 'United States of America', latitude: 37.38605, longitude: -122.08385 }),
+  );
   assert.equal(fake.requestsTo('api.ip2location.io')[0]?.query.get('key'), 'key-c');
   const v6 = (await get(`/api/geo-keyed-c?ip=${V6}`)).json();
   assert.equal(v6.city, 'Nurnberg');
@@ -233,18 +251,47 @@ test('geo-keyed-c: "-" placeholders and 0,0 coordinates become null; no key and 
   fake.on('GET', 'api.ip2location.io', '/', { json: fixture('api.ip2location.io', 'unknown-fields.json') });
   const unknown = (await get('/api/geo-keyed-c?ip=8.8.8.8')).json();
   assertRecord(unknown);
-  for (const f of ['city', 'region', 'country', 'country_name', 'country_code', 'latitude', 'longitude', 'timezone', 'asn', 'org']) assert.equal(unknown[f], null, f);
+  for (const f of [
+    'city',
+    'region',
+    'country',
+    'country_name',
+    'country_code',
+    'latitude',
+    'longitude',
+    'timezone',
+    'asn',
+    'org',
+  ]) {
+    assert.equal(unknown[f], null, f);
+  }
   const nokey = await get('/api/geo-keyed-c?ip=8.8.8.8', {});
   assert.equal(nokey.statusCode, 500);
   fake.on('GET', 'api.ip2location.io', '/', { status: 401, json: fixture('api.ip2location.io', 'error-key.json') });
-  assert.deepEqual((await get('/api/geo-keyed-c?ip=8.8.8.8')).json(), { error: 'Invalid API key or insufficient credit.' });
+  assert.deepEqual((await get('/api/geo-keyed-c?ip=8.8.8.8')).json(), {
+    error: 'Invalid API key or insufficient credit.',
+  });
 });
 
 test('geo-private: signed-in caller gets advancedData values; headers and lang forwarded; no-store', async () => {
-  const res = await get('/api/geo-private?ip=8.8.8.8', KEYS, { authorization: 'Bearer user-token', 'accept-language': 'fr-FR' });
+  const res = await get('/api/geo-private?ip=8.8.8.8', KEYS, {
+    authorization: 'Bearer user-token',
+    'accept-language': 'fr-FR',
+  });
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['cache-control'], 'no-store');
-  assert.deepEqual(res.json(), mountainViewRecord({ advancedData: { score: 86, tags: { isNative: true, isProxyOrVPN: false }, proxyProtocol: '', proxyProvider: '', operatorType: 'Hosting' } }));
+  assert.deepEqual(
+    res.json(),
+    mountainViewRecord({
+      advancedData: {
+        score: 86,
+        tags: { isNative: true, isProxyOrVPN: false },
+        proxyProtocol: '',
+        proxyProvider: '',
+        operatorType: 'Hosting',
+      },
+    }),
+  );
   const sent = fake.requestsTo('private-api.example', '/ipinfo')[0]!;
   assert.equal(sent.query.get('key'), 'private-key');
   assert.equal(sent.query.get('ip'), '8.8.8.8');
@@ -254,7 +301,9 @@ test('geo-private: signed-in caller gets advancedData values; headers and lang f
 });
 
 test('geo-private: a VPN exit, signed in: tags, protocol and provider as the companion API gives them', async () => {
-  fake.on('GET', 'private-api.example', '/ipinfo', { json: fixture('private-api.example', 'ipinfo-signed-in-vpn.json') });
+  fake.on('GET', 'private-api.example', '/ipinfo', {
+    json: fixture('private-api.example', 'ipinfo-signed-in-vpn.json'),
+  });
   const body = (await get('/api/geo-private?ip=146.70.116.14&lang=de')).json();
   assert.equal(body.country, 'CH');
   assert.equal(body.country_name, 'Schweiz');
@@ -268,9 +317,10 @@ test('geo-private: a VPN exit, signed in: tags, protocol and provider as the com
   });
 });
 
-test('geo-private: odd advancedData values are brought into the contract\'s types', async () => {
+test("geo-private: odd advancedData values are brought into the contract's types", async () => {
   const base = fixture('private-api.example', 'ipinfo-signed-in.json') as Record<string, unknown>;
-  const answer = (advancedData: unknown) => fake.on('GET', 'private-api.example', '/ipinfo', { json: { ...base, advancedData } });
+  const answer = (advancedData: unknown) =>
+    fake.on('GET', 'private-api.example', '/ipinfo', { json: { ...base, advancedData } });
   answer({ score: 140, operatorType: 'residential' });
   assert.deepEqual((await get('/api/geo-private?ip=8.8.8.8')).json().advancedData, {
     score: 'unknown',
@@ -279,7 +329,13 @@ test('geo-private: odd advancedData values are brought into the contract\'s type
     proxyProvider: 'unknown',
     operatorType: 'Residential',
   });
-  answer({ score: '42', tags: { isNative: 'yes', isProxyOrVPN: true }, proxyProtocol: ' socks5 ', proxyProvider: 'unknown', operatorType: 'Education' });
+  answer({
+    score: '42',
+    tags: { isNative: 'yes', isProxyOrVPN: true },
+    proxyProtocol: ' socks5 ',
+    proxyProvider: 'unknown',
+    operatorType: 'Education',
+  });
   assert.deepEqual((await get('/api/geo-private?ip=8.8.8.8')).json().advancedData, {
     score: 42,
     tags: { isNative: false, isProxyOrVPN: true },
@@ -287,12 +343,24 @@ test('geo-private: odd advancedData values are brought into the contract\'s type
     proxyProvider: 'unknown',
     operatorType: 'Education',
   });
-  answer({ score: 'unknown', tags: { isNative: true, isProxyOrVPN: false }, proxyProtocol: '', proxyProvider: '', operatorType: null });
+  answer({
+    score: 'unknown',
+    tags: { isNative: true, isProxyOrVPN: false },
+    proxyProtocol: '',
+    proxyProvider: '',
+    operatorType: null,
+  });
   assert.equal((await get('/api/geo-private?ip=8.8.8.8')).json().advancedData.score, 'unknown');
 });
 
 test('geo-private: signed-out (IPv6, German) and over-quota callers get the code in all five keys, geo fields untouched', async () => {
-  const signedOut = { score: 'sign_in_required', tags: 'sign_in_required', proxyProtocol: 'sign_in_required', proxyProvider: 'sign_in_required', operatorType: 'sign_in_required' };
+  const signedOut = {
+    score: 'sign_in_required',
+    tags: 'sign_in_required',
+    proxyProtocol: 'sign_in_required',
+    proxyProvider: 'sign_in_required',
+    operatorType: 'sign_in_required',
+  };
   const out = await get(`/api/geo-private?ip=${V6}&lang=de`);
   assert.equal(out.statusCode, 200);
   const body = out.json();
@@ -306,27 +374,42 @@ test('geo-private: signed-out (IPv6, German) and over-quota callers get the code
 
   fake.on('GET', 'private-api.example', '/ipinfo', { json: fixture('private-api.example', 'ipinfo-quota.json') });
   const quota = (await get('/api/geo-private?ip=8.8.8.8')).json();
-  assert.deepEqual(quota.advancedData, { score: 'quota_exceeded', tags: 'quota_exceeded', proxyProtocol: 'quota_exceeded', proxyProvider: 'quota_exceeded', operatorType: 'quota_exceeded' });
+  assert.deepEqual(quota.advancedData, {
+    score: 'quota_exceeded',
+    tags: 'quota_exceeded',
+    proxyProtocol: 'quota_exceeded',
+    proxyProvider: 'quota_exceeded',
+    operatorType: 'quota_exceeded',
+  });
   assert.equal(quota.city, 'Mountain View');
   assert.equal(quota.asn, 'AS15169');
   assert.equal(quota.timezone, 'America/Los_Angeles');
 });
 
 test('geo-private: no advancedData is a signed-out caller; one key holding a code puts all five in that state', async () => {
-  const { advancedData: _given, ...geo } = fixture('private-api.example', 'ipinfo-signed-in.json') as Record<string, unknown>;
+  const { advancedData: _given, ...geo } = fixture('private-api.example', 'ipinfo-signed-in.json') as Record<
+    string,
+    unknown
+  >;
   fake.on('GET', 'private-api.example', '/ipinfo', { json: geo });
   const none = (await get('/api/geo-private?ip=8.8.8.8')).json();
   assert.equal(none.advancedData.tags, 'sign_in_required');
   assert.equal(none.advancedData.score, 'sign_in_required');
   assert.equal(none.city, 'Mountain View');
-  fake.on('GET', 'private-api.example', '/ipinfo', { json: { ...geo, advancedData: { score: 'quota_exceeded', tags: { isNative: true, isProxyOrVPN: false } } } });
+  fake.on('GET', 'private-api.example', '/ipinfo', {
+    json: { ...geo, advancedData: { score: 'quota_exceeded', tags: { isNative: true, isProxyOrVPN: false } } },
+  });
   const partial = (await get('/api/geo-private?ip=8.8.8.8')).json();
   assert.equal(partial.advancedData.tags, 'quota_exceeded');
   assert.equal(partial.advancedData.operatorType, 'quota_exceeded');
 });
 
 test('geo-private: without key or endpoint 500 "API key is missing"; upstream failure 500', async () => {
-  const envs: Array<Record<string, string>> = [{ PRIVATE_API_ENDPOINT: 'https://private-api.example' }, { PRIVATE_API_KEY: 'k' }, {}];
+  const envs: Array<Record<string, string>> = [
+    { PRIVATE_API_ENDPOINT: 'https://private-api.example' },
+    { PRIVATE_API_KEY: 'k' },
+    {},
+  ];
   for (const env of envs) {
     const res = await get('/api/geo-private?ip=8.8.8.8', env);
     assertErrorAnswer(res, 500, 'API key is missing');
@@ -336,8 +419,13 @@ test('geo-private: without key or endpoint 500 "API key is missing"; upstream fa
   assert.deepEqual(res.json(), { error: 'Service unavailable' });
 });
 
-test('third-party sources get none of the caller\'s headers; a hanging upstream times out as a 500', async () => {
-  const caller = { authorization: 'Bearer secret-user', cookie: 'session=abc', 'accept-language': 'de', 'x-forwarded-for': '8.8.4.4' };
+test("third-party sources get none of the caller's headers; a hanging upstream times out as a 500", async () => {
+  const caller = {
+    authorization: 'Bearer secret-user',
+    cookie: 'session=abc',
+    'accept-language': 'de',
+    'x-forwarded-for': '8.8.4.4',
+  };
   for (const route of ['geo-keyed-a', 'geo-free-a', 'geo-free-b', 'geo-keyed-b', 'geo-keyed-c']) {
     assert.equal((await get(`/api/${route}?ip=8.8.8.8`, KEYS, caller)).statusCode, 200, route);
   }

@@ -23,7 +23,11 @@ const profile = fixture('private-api.example', 'getuserinfo.json') as Record<str
 test('getuserinfo: every field the site reads, with its type, from the fake profile', async () => {
   fake.on('GET', HOST, '/v1/getuserinfo', { json: profile });
   const { app } = await buildTestApi(env());
-  const res = await call(app, { method: 'GET', url: '/api/getuserinfo', headers: { authorization: 'Bearer user-token' } });
+  const res = await call(app, {
+    method: 'GET',
+    url: '/api/getuserinfo',
+    headers: { authorization: 'Bearer user-token' },
+  });
   assert.equal(res.statusCode, 200);
   const body = res.json();
   assert.ok(Value.Check(UserInfo, body));
@@ -52,7 +56,11 @@ test('getuserinfo passes the profile through as written, a field the site does n
 test('getuserinfo forwards the caller headers and passes the answer through, no-store', async () => {
   fake.on('GET', HOST, '/v1/getuserinfo', { json: profile });
   const { app, logs } = await buildTestApi(env());
-  const res = await call(app, { method: 'GET', url: '/api/getuserinfo', headers: { authorization: 'Bearer user-token', 'accept-language': 'de-DE' } });
+  const res = await call(app, {
+    method: 'GET',
+    url: '/api/getuserinfo',
+    headers: { authorization: 'Bearer user-token', 'accept-language': 'de-DE' },
+  });
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), profile);
   assert.equal(res.headers['cache-control'], 'no-store');
@@ -81,14 +89,23 @@ test('an unreachable private API is 502 Upstream fetch failed, a body that is no
   const garbled = await call(app, '/api/getuserinfo');
   assertErrorAnswer(garbled, 502, 'Upstream error');
   const warnings = logs.find('private API call failed');
-  assert.deepEqual(warnings.map((l) => [l.level, l.path]), [[40, '/getuserinfo'], [40, '/getuserinfo']]);
+  assert.deepEqual(
+    warnings.map((l) => [l.level, l.path]),
+    [
+      [40, '/getuserinfo'],
+      [40, '/getuserinfo'],
+    ],
+  );
   assert.equal(logs.find('request failed').length, 0);
   assert.ok(!logs.text.includes('private-secret'), 'the key never reaches a log line');
   await app.close();
 });
 
 test('updateuserachievement PUTs {achievement} with the caller headers and passes the status through', async () => {
-  fake.on('PUT', HOST, '/v1/updateuserachievement', { status: 202, json: fixture('private-api.example', 'updateuserachievement.json') });
+  fake.on('PUT', HOST, '/v1/updateuserachievement', {
+    status: 202,
+    json: fixture('private-api.example', 'updateuserachievement.json'),
+  });
   const { app } = await buildTestApi(env());
   const res = await call(app, {
     method: 'PUT',
@@ -108,9 +125,16 @@ test('updateuserachievement PUTs {achievement} with the caller headers and passe
 });
 
 test('updateuserachievement passes a 429 quota answer through', async () => {
-  fake.on('PUT', HOST, '/v1/updateuserachievement', { status: 429, json: { error: 'Too many', code: 'quota_exceeded' } });
+  fake.on('PUT', HOST, '/v1/updateuserachievement', {
+    status: 429,
+    json: { error: 'Too many', code: 'quota_exceeded' },
+  });
   const { app } = await buildTestApi(env());
-  const res = await call(app, { method: 'PUT', url: '/api/updateuserachievement', payload: { achievement: 'HiddenWell' } });
+  const res = await call(app, {
+    method: 'PUT',
+    url: '/api/updateuserachievement',
+    payload: { achievement: 'HiddenWell' },
+  });
   assert.equal(res.statusCode, 429);
   assert.equal(res.json().code, 'quota_exceeded');
   await app.close();
@@ -132,7 +156,12 @@ test('without the private key or endpoint both routes are 500 API key is missing
 test('an achievement body without an achievement name is 400 {error} and not forwarded', async () => {
   const { app } = await buildTestApi(env());
   for (const payload of ['[1]', '{}', '{"achievement":""}', `{"achievement":"${'A'.repeat(65)}"}`]) {
-    const res = await call(app, { method: 'PUT', url: '/api/updateuserachievement', payload, headers: { 'content-type': 'application/json' } });
+    const res = await call(app, {
+      method: 'PUT',
+      url: '/api/updateuserachievement',
+      payload,
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(res.statusCode, 400, payload);
     assert.deepEqual(Object.keys(res.json()), ['error']);
     assert.equal(typeof res.json().error, 'string');

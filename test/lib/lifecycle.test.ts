@@ -7,7 +7,8 @@ import { LogCapture } from '../support/app.js';
 test('start-up steps run in the spec’s phase order, whatever order they were added in', async () => {
   const lifecycle = new Lifecycle(pino({ level: 'silent' }));
   const ran: string[] = [];
-  const step = (phase: (typeof BOOT_PHASES)[number], name: string) => lifecycle.addStep({ phase, name, run: async () => void ran.push(name) });
+  const step = (phase: (typeof BOOT_PHASES)[number], name: string) =>
+    lifecycle.addStep({ phase, name, run: async () => void ran.push(name) });
   step('background', 'poller');
   step('service-status', 'prime status');
   step('asn-datasets', 'as-rel');
@@ -22,7 +23,13 @@ test('a failing step is logged and the next one still runs', async () => {
   const logs = new LogCapture();
   const lifecycle = new Lifecycle(pino({ level: 'debug' }, logs));
   const ran: string[] = [];
-  lifecycle.addStep({ phase: 'geo-databases', name: 'geo', run: async () => { throw new Error('download failed'); } });
+  lifecycle.addStep({
+    phase: 'geo-databases',
+    name: 'geo',
+    run: async () => {
+      throw new Error('download failed');
+    },
+  });
   lifecycle.addStep({ phase: 'asn-datasets', name: 'asn', run: async () => void ran.push('asn') });
   await lifecycle.boot();
   assert.deepEqual(ran, ['asn']);
@@ -36,7 +43,9 @@ test('stop runs the stoppers in reverse order, once, and survives a failing one'
   const lifecycle = new Lifecycle(pino({ level: 'silent' }));
   const stopped: string[] = [];
   lifecycle.onStop('first', () => void stopped.push('first'));
-  lifecycle.onStop('broken', () => { throw new Error('nope'); });
+  lifecycle.onStop('broken', () => {
+    throw new Error('nope');
+  });
   lifecycle.onStop('last', async () => void stopped.push('last'));
   await lifecycle.stop();
   await lifecycle.stop();

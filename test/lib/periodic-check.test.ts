@@ -96,5 +96,8 @@ test('a check still running is not started again, and a failed one goes to onErr
   failing.check.start();
   await settle();
   failing.check.stop();
-  assert.deepEqual(failing.seen.errors.map((e) => e.message), ['upstream down']);
+  assert.deepEqual(
+    failing.seen.errors.map((e) => e.message),
+    ['upstream down'],
+  );
 });

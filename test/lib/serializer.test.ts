@@ -17,7 +17,10 @@ test('foldTypeUnions writes T | null as a type list and keeps the member keyword
   assert.deepEqual(folded.properties.place!.type, ['object', 'null']);
   assert.deepEqual(folded.properties.place!.properties, { lat: { type: 'number' } });
   assert.deepEqual(folded.properties.mixed, { type: ['boolean', 'number', 'string', 'null'] });
-  assert.ok(Array.isArray((schema.properties.code as { anyOf?: unknown }).anyOf), 'the route schema itself is left as it was');
+  assert.ok(
+    Array.isArray((schema.properties.code as { anyOf?: unknown }).anyOf),
+    'the route schema itself is left as it was',
+  );
 });
 
 test('foldTypeUnions leaves unions it cannot fold', () => {
@@ -41,7 +44,11 @@ test('a response with nullable fields is written the same as with the unions', a
     { name: null, count: null, place: null, state: 'down' },
   ];
   const routes: FastifyPluginAsync = async (app) => {
-    app.get<{ Querystring: { i: string } }>('/t/nullable', { schema: { response: { 200: Body } } }, async (request) => bodies[Number(request.query.i)]);
+    app.get<{ Querystring: { i: string } }>(
+      '/t/nullable',
+      { schema: { response: { 200: Body } } },
+      async (request) => bodies[Number(request.query.i)],
+    );
   };
   const { app } = await buildTestApiWith({}, routes);
   try {

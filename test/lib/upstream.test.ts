@@ -26,13 +26,22 @@ test('User-Agent is <name>/v<version>/<SITE_URL without trailing slash>', async 
   assert.equal(sent?.headers['user-agent'], `${PRODUCT_NAME}/v${PRODUCT_VERSION}/https://ipcheck.example`);
   assert.equal(PRODUCT_NAME, 'netdiag-backend');
   assert.match(PRODUCT_VERSION, /^\d+\.\d+\.\d+/);
-  assert.equal(client({ siteUrl: 'https://x.example///' }).userAgent, `${PRODUCT_NAME}/v${PRODUCT_VERSION}/https://x.example`);
+  assert.equal(
+    client({ siteUrl: 'https://x.example///' }).userAgent,
+    `${PRODUCT_NAME}/v${PRODUCT_VERSION}/https://x.example`,
+  );
 });
 
 test('a caller-supplied User-Agent wins, also on header pass-through', async () => {
   fake.on('GET', 'ua.example', '/b', { json: {} });
   await client().json('https://ua.example/b', { headers: { 'User-Agent': 'CallerAgent/1.0' } });
-  const incoming = { 'user-agent': 'Browser/99', 'accept-language': 'de', host: 'api.local', 'content-length': '0', authorization: 'Bearer t' };
+  const incoming = {
+    'user-agent': 'Browser/99',
+    'accept-language': 'de',
+    host: 'api.local',
+    'content-length': '0',
+    authorization: 'Bearer t',
+  };
   await client().json('https://ua.example/b', { headers: privateApiHeaders(incoming, '203.0.113.1') });
   const [first, second] = fake.requestsTo('ua.example', '/b');
   assert.equal(first?.headers['user-agent'], 'CallerAgent/1.0');
@@ -44,10 +53,20 @@ test('a caller-supplied User-Agent wins, also on header pass-through', async () 
 
 test('UPSTREAM_OVERRIDE_ORIGIN rewrites https://HOST/PATH?Q to ORIGIN/HOST/PATH?Q with method, headers and body', async () => {
   assert.equal(client().target('https://api.example.com/v1/x?a=1&b=2'), `${fake.origin}/api.example.com/v1/x?a=1&b=2`);
-  assert.equal(client({ overrideOrigin: `${fake.origin}/` }).target('https://h.example:8443/p'), `${fake.origin}/h.example:8443/p`);
-  assert.equal(client({ overrideOrigin: '' }).target('https://api.example.com/v1?x=1'), 'https://api.example.com/v1?x=1');
+  assert.equal(
+    client({ overrideOrigin: `${fake.origin}/` }).target('https://h.example:8443/p'),
+    `${fake.origin}/h.example:8443/p`,
+  );
+  assert.equal(
+    client({ overrideOrigin: '' }).target('https://api.example.com/v1?x=1'),
+    'https://api.example.com/v1?x=1',
+  );
   fake.on('POST', 'api.example.com', '/v1/items', { status: 201, json: { created: true } });
-  const res = await client().json('https://api.example.com/v1/items?z=9', { method: 'POST', headers: { 'x-test': 'yes', 'content-type': 'application/json' }, body: '{"n":1}' });
+  const res = await client().json('https://api.example.com/v1/items?z=9', {
+    method: 'POST',
+    headers: { 'x-test': 'yes', 'content-type': 'application/json' },
+    body: '{"n":1}',
+  });
   assert.equal(res.status, 201);
   const [sent] = fake.requestsTo('api.example.com', '/v1/items');
   assert.equal(sent?.method, 'POST');
@@ -66,18 +85,31 @@ test('the default timeout is 8 s, and the app’s client uses the setting', asyn
 
 test('a timeout surfaces as an abort error, before headers and while the body streams', async () => {
   fake.on('GET', 'slow.example', '/hang', { hang: true });
-  await assert.rejects(client({ timeoutMs: 50 }).json('https://slow.example/hang'), (err: Error) => err.name === 'AbortError');
+  await assert.rejects(
+    client({ timeoutMs: 50 }).json('https://slow.example/hang'),
+    (err: Error) => err.name === 'AbortError',
+  );
   fake.on('GET', 'slow.example', '/trickle', (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{"partial":');
   });
-  await assert.rejects(client({ timeoutMs: 50 }).json('https://slow.example/trickle'), (err: Error) => err.name === 'AbortError');
-  await assert.rejects(client().json('https://slow.example/hang', { timeoutMs: 30 }), (err: Error) => err.name === 'AbortError');
+  await assert.rejects(
+    client({ timeoutMs: 50 }).json('https://slow.example/trickle'),
+    (err: Error) => err.name === 'AbortError',
+  );
+  await assert.rejects(
+    client().json('https://slow.example/hang', { timeoutMs: 30 }),
+    (err: Error) => err.name === 'AbortError',
+  );
 });
 
 test('a route whose upstream hangs answers 500 with the abort message, within UPSTREAM_TIMEOUT_MS', async () => {
   fake.on('GET', 'api.github.com', '/repos/o/hang', { hang: true });
-  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, UPSTREAM_TIMEOUT_MS: '50', REPO_STARS_REPOSITORY: 'o/hang' });
+  const { app } = await buildTestApi({
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    UPSTREAM_TIMEOUT_MS: '50',
+    REPO_STARS_REPOSITORY: 'o/hang',
+  });
   const res = await call(app, '/api/repo-stars');
   assert.equal(res.statusCode, 500);
   assert.equal(res.headers['cache-control'], 'no-store');
@@ -88,10 +120,17 @@ test('a route whose upstream hangs answers 500 with the abort message, within UP
 
 test('json(), okJson() and malformed or failing upstreams', async () => {
   fake.on('GET', 'bad.example', '/html', { body: '<html>oops</html>', status: 200 });
-  fake.on('GET', 'bad.example', '/403', { status: 403, json: { message: 'API rate limit exceeded' }, headers: { 'x-ratelimit-remaining': '0' } });
+  fake.on('GET', 'bad.example', '/403', {
+    status: 403,
+    json: { message: 'API rate limit exceeded' },
+    headers: { 'x-ratelimit-remaining': '0' },
+  });
   fake.on('GET', 'bad.example', '/drop', { destroy: true });
   await assert.rejects(client().json('https://bad.example/html'), UpstreamError);
-  await assert.rejects(client().okJson('https://bad.example/403'), (err: UpstreamError) => err instanceof UpstreamError && err.status === 403);
+  await assert.rejects(
+    client().okJson('https://bad.example/403'),
+    (err: UpstreamError) => err instanceof UpstreamError && err.status === 403,
+  );
   assert.equal((await client().json('https://bad.example/403')).status, 403);
   await assert.rejects(client().json('https://bad.example/drop'));
 });
@@ -108,16 +147,26 @@ test('a body over maxBytes is refused, by its Content-Length or while it streams
     res.write(`{"pad":"${'x'.repeat(1500)}`);
     res.end(`${'x'.repeat(1500)}"}`);
   });
-  const over = (err: UpstreamError) => err instanceof UpstreamError && err.status === 200 && err.message === 'Upstream answered 200 with a body over 1000 bytes';
+  const over = (err: UpstreamError) =>
+    err instanceof UpstreamError &&
+    err.status === 200 &&
+    err.message === 'Upstream answered 200 with a body over 1000 bytes';
   await assert.rejects(client({ timeoutMs: 5000 }).json('https://big.example/declared', { maxBytes: 1000 }), over);
   await assert.rejects(client().text('https://big.example/chunked', { maxBytes: 1000 }), over);
   assert.equal((await client().json<{ pad: string }>('https://big.example/chunked')).data.pad.length, 3000);
   fake.on('GET', 'big.example', '/huge', { json: { pad: 'x'.repeat(UPSTREAM_MAX_BODY_BYTES) } });
-  await assert.rejects(client().json('https://big.example/huge'), (err: UpstreamError) => err.message === `Upstream answered 200 with a body over ${UPSTREAM_MAX_BODY_BYTES} bytes`);
+  await assert.rejects(
+    client().json('https://big.example/huge'),
+    (err: UpstreamError) => err.message === `Upstream answered 200 with a body over ${UPSTREAM_MAX_BODY_BYTES} bytes`,
+  );
 });
 
 test('repo-stars: an upstream failure is 500 {"error": message}, never cached', async () => {
-  fake.on('GET', 'api.github.com', '/repos/o/limited', { status: 403, json: { message: 'API rate limit exceeded' }, headers: { 'x-ratelimit-remaining': '0' } });
+  fake.on('GET', 'api.github.com', '/repos/o/limited', {
+    status: 403,
+    json: { message: 'API rate limit exceeded' },
+    headers: { 'x-ratelimit-remaining': '0' },
+  });
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, REPO_STARS_REPOSITORY: 'o/limited' });
   const res = await call(app, '/api/repo-stars');
   assert.equal(res.statusCode, 500);
@@ -147,6 +196,9 @@ test('pickKey picks one entry of a comma list at random per call', () => {
 
 test('redactUrl masks key-like query parameters and URL credentials', () => {
   assert.equal(redactUrl('https://h.example/p?key=abc&ip=1.1.1.1'), 'https://h.example/p?key=[redacted]&ip=1.1.1.1');
-  assert.equal(redactUrl('https://h.example/p?ip=1&token=t&apiKey=k&api_key=a&license_key=l'), 'https://h.example/p?ip=1&token=[redacted]&apiKey=[redacted]&api_key=[redacted]&license_key=[redacted]');
+  assert.equal(
+    redactUrl('https://h.example/p?ip=1&token=t&apiKey=k&api_key=a&license_key=l'),
+    'https://h.example/p?ip=1&token=[redacted]&apiKey=[redacted]&api_key=[redacted]&license_key=[redacted]',
+  );
   assert.equal(redactUrl('https://user:pass@h.example/db.tar.gz'), 'https://[redacted]@h.example/db.tar.gz');
 });

@@ -15,7 +15,10 @@ async function api(env: Record<string, string> = {}) {
 test('answers the contract shape: success, colon-paired prefix and block, the provider fields and the address bits, cacheable for 30 days', async () => {
   fake.on('GET', HOST, '/v2/macs/00000C123456', { json: fixture(HOST, 'found.json') });
   const app = await api();
-  const res = await call(app, { url: '/api/macchecker?mac=00:00:0c-12:34:56', headers: { authorization: 'Bearer caller', cookie: 'sid=1' } });
+  const res = await call(app, {
+    url: '/api/macchecker?mac=00:00:0c-12:34:56',
+    headers: { authorization: 'Bearer caller', cookie: 'sid=1' },
+  });
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['cache-control'], 'public, max-age=2592000');
   assert.deepEqual(res.json(), {
@@ -118,7 +121,13 @@ test('a missing or malformed MAC gets its own 400, uncached, without an upstream
   const app = await api();
   const missing = await call(app, '/api/macchecker');
   assertErrorAnswer(missing, 400, 'No MAC address provided');
-  for (const mac of ['00000C12345', '00000C1234567', '00:00:0C:12:34:5G', '0000.0C12.3456', '00%2000%200C%2012%2034%2056']) {
+  for (const mac of [
+    '00000C12345',
+    '00000C1234567',
+    '00:00:0C:12:34:5G',
+    '0000.0C12.3456',
+    '00%2000%200C%2012%2034%2056',
+  ]) {
     const res = await call(app, `/api/macchecker?mac=${mac}`);
     assertErrorAnswer(res, 400, 'Invalid MAC address', mac);
   }

@@ -48,7 +48,9 @@ function walkJpeg(bytes: Buffer): JpegFrame {
   // Entropy-coded data: 0xFF is followed only by a stuffed 0x00 or a restart marker until EOI.
   const scanStart = at;
   while (!(bytes[at] === 0xff && bytes[at + 1] === 0xd9)) {
-    if (bytes[at] === 0xff) assert.ok(bytes[at + 1] === 0x00 || (bytes[at + 1]! >= 0xd0 && bytes[at + 1]! <= 0xd7), `stuffed byte at ${at}`);
+    if (bytes[at] === 0xff) {
+      assert.ok(bytes[at + 1] === 0x00 || (bytes[at + 1]! >= 0xd0 && bytes[at + 1]! <= 0xd7), `stuffed byte at ${at}`);
+    }
     at += 1;
     assert.ok(at < bytes.length - 1, 'ends with EOI');
   }
@@ -60,7 +62,9 @@ function walkJpeg(bytes: Buffer): JpegFrame {
 test('the static-map fixture is a baseline JPEG of the size Static Maps sends for 640x320 at scale 2', () => {
   const frame = walkJpeg(IMAGE);
   assert.equal(frame.markers[0], 0xe0, 'JFIF header first');
-  for (const required of [0xdb, 0xc4, 0xc0, 0xda]) assert.ok(frame.markers.includes(required), `segment ${required.toString(16)}`);
+  for (const required of [0xdb, 0xc4, 0xc0, 0xda]) {
+    assert.ok(frame.markers.includes(required), `segment ${required.toString(16)}`);
+  }
   assert.deepEqual([frame.width, frame.height, frame.components], [1280, 640, 3]);
   assert.ok(frame.scanBytes > 1000);
 });
@@ -68,7 +72,10 @@ test('the static-map fixture is a baseline JPEG of the size Static Maps sends fo
 test('sends the image byte for byte with the upstream content type, cacheable for a year', async () => {
   fake.on('GET', HOST, PATH, { body: IMAGE, headers: { 'content-type': 'image/jpeg' } });
   const app = await api();
-  const res = await call(app, { url: `/api/map?${OK_QUERY}`, headers: { authorization: 'Bearer caller', cookie: 'sid=1' } });
+  const res = await call(app, {
+    url: `/api/map?${OK_QUERY}`,
+    headers: { authorization: 'Bearer caller', cookie: 'sid=1' },
+  });
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['content-type'], 'image/jpeg');
   assert.equal(res.headers['cache-control'], 'public, max-age=31536000');
@@ -191,7 +198,11 @@ test('parameters cannot inject upstream parameters or a host', async () => {
 });
 
 test('an upstream error status becomes a 502 JSON answer, uncached', async () => {
-  fake.on('GET', HOST, PATH, { status: 403, body: Buffer.alloc(256 * 1024, 1), headers: { 'content-type': 'text/html' } });
+  fake.on('GET', HOST, PATH, {
+    status: 403,
+    body: Buffer.alloc(256 * 1024, 1),
+    headers: { 'content-type': 'text/html' },
+  });
   const app = await api();
   const res = await call(app, `/api/map?${OK_QUERY}`);
   assertErrorAnswer(res, 502, 'Upstream error');

@@ -21,7 +21,8 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-const header = (dsn: string) => JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc', dsn, sent_at: '2026-11-24T12:00:00.000Z' });
+const header = (dsn: string) =>
+  JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc', dsn, sent_at: '2026-11-24T12:00:00.000Z' });
 
 /** About 10 MB of the smallest items an envelope can hold (about 655,000 of them). */
 function tinyItems(dsn: string): Buffer {
@@ -44,7 +45,11 @@ after(async () => {
 async function post(body: Buffer): Promise<{ status: number; body: string; cpu: number }> {
   const pid = server.child.pid!;
   const before = cpuMs(pid);
-  const res = await request(`${server.apiUrl}/api/monitoring`, { method: 'POST', body, headers: { 'content-type': 'text/plain;charset=UTF-8', referer: 'http://localhost/' } });
+  const res = await request(`${server.apiUrl}/api/monitoring`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'text/plain;charset=UTF-8', referer: 'http://localhost/' },
+  });
   const text = await res.body.text();
   return { status: res.statusCode, body: text, cpu: cpuMs(pid) - before };
 }
@@ -74,7 +79,11 @@ test('10 MB of tiny items for another DSN: 403 from the header line alone, withi
 test('a 10 MB attachment is relayed byte for byte, within the CPU budget', async () => {
   const size = TEN_MB - 1024;
   const attachment = Buffer.alloc(size, 0xab);
-  const body = Buffer.concat([Buffer.from(`${header(EXAMPLE_TELEMETRY_DSN)}\n${JSON.stringify({ type: 'attachment', length: size })}\n`), attachment, Buffer.from('\n')]);
+  const body = Buffer.concat([
+    Buffer.from(`${header(EXAMPLE_TELEMETRY_DSN)}\n${JSON.stringify({ type: 'attachment', length: size })}\n`),
+    attachment,
+    Buffer.from('\n'),
+  ]);
   const res = await post(body);
   assert.equal(res.status, 200);
   const relayed = fake.requestsTo(INGEST_HOST).at(-1)!.body;

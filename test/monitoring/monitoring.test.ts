@@ -21,16 +21,31 @@ beforeEach(() => {
   fake.on('POST', INGEST_HOST, INGEST_PATH, { json: fixture(INGEST_HOST, 'envelope-accepted.json') });
 });
 
-const env = (extra: Record<string, string> = {}) => ({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, TELEMETRY_DSN_FRONTEND: DSN, ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+  TELEMETRY_DSN_FRONTEND: DSN,
+  ...extra,
+});
 
 function envelope(dsn: string, ...items: Array<[Record<string, unknown>, Buffer | string]>): Buffer {
-  const parts: Buffer[] = [Buffer.from(JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc', dsn, sent_at: '2026-11-22T23:59:00.000Z' }))];
-  for (const [header, payload] of items) parts.push(Buffer.from('\n'), Buffer.from(JSON.stringify(header)), Buffer.from('\n'), Buffer.from(payload));
+  const parts: Buffer[] = [
+    Buffer.from(
+      JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc', dsn, sent_at: '2026-11-22T23:59:00.000Z' }),
+    ),
+  ];
+  for (const [header, payload] of items) {
+    parts.push(Buffer.from('\n'), Buffer.from(JSON.stringify(header)), Buffer.from('\n'), Buffer.from(payload));
+  }
   parts.push(Buffer.from('\n'));
   return Buffer.concat(parts);
 }
 
-const event = JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc', level: 'error', platform: 'javascript', user: { id: 'u1', ip_address: '{{auto}}' } });
+const event = JSON.stringify({
+  event_id: '9ec79c33ec9942ab8353589fcb2e04dc',
+  level: 'error',
+  platform: 'javascript',
+  user: { id: 'u1', ip_address: '{{auto}}' },
+});
 
 // What the browser SDK sends an envelope as.
 const ENVELOPE_TYPE = { 'content-type': 'text/plain;charset=UTF-8' };
@@ -56,11 +71,19 @@ test('without TELEMETRY_DSN_FRONTEND, or with one that is no DSN, the tunnel ans
 
 test('an envelope for the configured DSN is relayed with the visitor address written into its events', async () => {
   const { app } = await buildTestApi(env());
-  const res = await send(app, envelope(DSN, [{ type: 'event', length: Buffer.byteLength(event) }, event], [{ type: 'session' }, '{"sid":"abc","status":"ok"}']), {
-    ...ENVELOPE_TYPE,
-    'cf-connecting-ip': '203.0.113.50',
-    'x-forwarded-for': '198.51.100.1',
-  });
+  const res = await send(
+    app,
+    envelope(
+      DSN,
+      [{ type: 'event', length: Buffer.byteLength(event) }, event],
+      [{ type: 'session' }, '{"sid":"abc","status":"ok"}'],
+    ),
+    {
+      ...ENVELOPE_TYPE,
+      'cf-connecting-ip': '203.0.113.50',
+      'x-forwarded-for': '198.51.100.1',
+    },
+  );
   assert.equal(res.statusCode, 200);
   assert.equal(res.body, JSON.stringify(fixture(INGEST_HOST, 'envelope-accepted.json')));
   assert.deepEqual(res.json(), { id: '9ec79c33ec9942ab8353589fcb2e04dc' });
@@ -81,7 +104,11 @@ test('an envelope for the configured DSN is relayed with the visitor address wri
 test('an invalid CF-Connecting-IP falls back to the client address, and events without a user get one', async () => {
   const { app } = await buildTestApi(env());
   const bare = JSON.stringify({ event_id: 'abc', message: 'x' });
-  const res = await send(app, envelope(DSN, [{ type: 'event' }, bare]), { 'content-type': 'text/plain', 'cf-connecting-ip': 'not-an-ip', 'x-forwarded-for': '198.51.100.7' });
+  const res = await send(app, envelope(DSN, [{ type: 'event' }, bare]), {
+    'content-type': 'text/plain',
+    'cf-connecting-ip': 'not-an-ip',
+    'x-forwarded-for': '198.51.100.7',
+  });
   assert.equal(res.statusCode, 200);
   const sent = parseEnvelope(fake.requestsTo(INGEST_HOST)[0]!.body);
   assert.deepEqual(JSON.parse(sent.items[0]!.payload.toString()).user, { ip_address: '198.51.100.7' });
@@ -94,9 +121,15 @@ test('binary attachments pass through byte for byte', async () => {
   const body = envelope(
     DSN,
     [{ type: 'event', length: Buffer.byteLength(event) }, event],
-    [{ type: 'attachment', length: binary.length, filename: 'dump.bin', content_type: 'application/octet-stream' }, binary],
+    [
+      { type: 'attachment', length: binary.length, filename: 'dump.bin', content_type: 'application/octet-stream' },
+      binary,
+    ],
   );
-  const res = await send(app, body, { 'content-type': 'application/x-sentry-envelope', 'cf-connecting-ip': '2001:db8::1' });
+  const res = await send(app, body, {
+    'content-type': 'application/x-sentry-envelope',
+    'cf-connecting-ip': '2001:db8::1',
+  });
   assert.equal(res.statusCode, 200);
   const relayed = fake.requestsTo(INGEST_HOST)[0]!.body;
   const sent = parseEnvelope(relayed);
@@ -140,7 +173,12 @@ test('malformed envelopes are 400, never 500', async () => {
     `${header}\n{"length":2}\nab`,
   ];
   // A binary item without a `length` runs to the first newline; the bytes after it are no item header.
-  bodies.push(Buffer.concat([Buffer.from(`${header}\n{"type":"attachment"}\n`), Buffer.from([0x00, 0xff, 0x0a, 0xfe, 0x01, 0x0a])]));
+  bodies.push(
+    Buffer.concat([
+      Buffer.from(`${header}\n{"type":"attachment"}\n`),
+      Buffer.from([0x00, 0xff, 0x0a, 0xfe, 0x01, 0x0a]),
+    ]),
+  );
   for (const body of bodies) {
     const res = await send(app, body);
     assert.equal(res.statusCode, 400, body.toString());
@@ -158,7 +196,11 @@ test('bodies up to 10 MB are taken, larger ones are 413', async () => {
   const prefix = envelope(DSN, [{ type: 'event' }, event]);
   const itemHeader = Buffer.from(JSON.stringify({ type: 'attachment', length: 0 }));
   const room = 10 * 1024 * 1024 - prefix.length - itemHeader.length - 20;
-  const big = envelope(DSN, [{ type: 'event' }, event], [{ type: 'attachment', length: room }, Buffer.alloc(room, 0x41)]);
+  const big = envelope(
+    DSN,
+    [{ type: 'event' }, event],
+    [{ type: 'attachment', length: room }, Buffer.alloc(room, 0x41)],
+  );
   assert.ok(big.length <= 10 * 1024 * 1024 && big.length > 500 * 1024);
   assert.equal((await send(app, big)).statusCode, 200);
   const tooBig = Buffer.concat([big, Buffer.alloc(10 * 1024 * 1024 - big.length + 1, 0x0a)]);
@@ -184,7 +226,11 @@ test('a relay failure is 502 with a warning', async () => {
 
 test('the ingest rate-limit answer is passed on to the SDK', async () => {
   const { app } = await buildTestApi(env());
-  fake.on('POST', INGEST_HOST, INGEST_PATH, { status: 429, json: {}, headers: { 'retry-after': '60', 'x-sentry-rate-limits': '60:error:organization' } });
+  fake.on('POST', INGEST_HOST, INGEST_PATH, {
+    status: 429,
+    json: {},
+    headers: { 'retry-after': '60', 'x-sentry-rate-limits': '60:error:organization' },
+  });
   const res = await send(app, envelope(DSN, [{ type: 'event' }, event]));
   assert.equal(res.statusCode, 429);
   assert.equal(res.body, '{}');
@@ -195,7 +241,11 @@ test('the ingest rate-limit answer is passed on to the SDK', async () => {
 
 test('an answer of the ingest that is not JSON is passed on as received', async () => {
   const { app } = await buildTestApi(env());
-  fake.on('POST', INGEST_HOST, INGEST_PATH, { status: 400, body: 'envelope header is not valid', headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  fake.on('POST', INGEST_HOST, INGEST_PATH, {
+    status: 400,
+    body: 'envelope header is not valid',
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+  });
   const res = await send(app, envelope(DSN, [{ type: 'event' }, event]));
   assert.equal(res.statusCode, 400);
   assert.equal(res.body, 'envelope header is not valid');
@@ -218,7 +268,9 @@ test('its own limiter allows 600 requests per client per window', async () => {
 
 test('it is exempt from the global rate limiter', async () => {
   const { app } = await buildTestApi(env({ SECURITY_RATE_LIMIT: '1' }));
-  for (let i = 0; i < 5; i++) assert.equal((await send(app, envelope(DSN, [{ type: 'event' }, event]))).statusCode, 200);
+  for (let i = 0; i < 5; i++) {
+    assert.equal((await send(app, envelope(DSN, [{ type: 'event' }, event]))).statusCode, 200);
+  }
   assert.equal((await call(app, '/api/configs')).statusCode, 200);
   assert.equal((await call(app, '/api/configs')).statusCode, 429);
   assert.equal(fake.requestsTo(INGEST_HOST).length, 5);
@@ -229,7 +281,11 @@ test('it is exempt from the global slow-down', async () => {
   const { app } = await buildTestApiWith(env({ SECURITY_DELAY_AFTER: '1' }), slowDownProbe);
   const fetch = await overHttp(app);
   for (let i = 0; i < 5; i++) {
-    const res = await fetch('/api/monitoring', { method: 'POST', headers: ENVELOPE_TYPE, body: envelope(DSN, [{ type: 'event' }, event]) });
+    const res = await fetch('/api/monitoring', {
+      method: 'POST',
+      headers: ENVELOPE_TYPE,
+      body: envelope(DSN, [{ type: 'event' }, event]),
+    });
     assert.equal(res.statusCode, 200);
   }
   // Had the five envelopes counted, this would be the sixth request, held 2 s.

@@ -47,7 +47,10 @@ function assertPaced(lines: Array<Record<string, unknown>>, bodyLength: number) 
   assert.ok(lines.length >= 1, 'a download longer than the interval logs its progress');
   for (let i = 1; i < lines.length; i++) {
     // A line's time is read a moment after the pacing clock, so it may fall one millisecond later.
-    assert.ok((lines[i]!.time as number) - (lines[i - 1]!.time as number) >= EVERY_MS - 1, 'at most one line per interval');
+    assert.ok(
+      (lines[i]!.time as number) - (lines[i - 1]!.time as number) >= EVERY_MS - 1,
+      'at most one line per interval',
+    );
     assert.ok((lines[i]!.bytes as number) > (lines[i - 1]!.bytes as number));
   }
   for (const line of lines) assert.ok((line.bytes as number) > 0 && (line.bytes as number) <= bodyLength);
@@ -58,13 +61,20 @@ test('the AS snapshot downloads log their progress: bytes and percent when the s
   t.after(() => rm(dataDir, { recursive: true, force: true }));
   const rel = fixtureBytes(CAIDA, '20261101.as-rel2.txt.bz2');
   const org = fixtureBytes(CAIDA, '20261101.as-org2info.txt.gz');
-  fake.on('GET', CAIDA, '/datasets/as-relationships/serial-2/', { body: fixture(CAIDA, 'as-relationships-serial-2.html') as string });
+  fake.on('GET', CAIDA, '/datasets/as-relationships/serial-2/', {
+    body: fixture(CAIDA, 'as-relationships-serial-2.html') as string,
+  });
   fake.on('GET', CAIDA, '/datasets/as-relationships/serial-2/20261101.as-rel2.txt.bz2', slowly(rel));
   fake.on('GET', CAIDA, '/datasets/as-organizations/', { body: fixture(CAIDA, 'as-organizations.html') as string });
   fake.on('GET', CAIDA, '/datasets/as-organizations/20261101.as-org2info.txt.gz', slowly(org, false));
   const logs = new LogCapture();
   const upstream = new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: fake.origin });
-  const datasets = new AsnDatasets({ upstream, dataDir, logger: pino({ level: 'info' }, logs), progressEveryMs: EVERY_MS });
+  const datasets = new AsnDatasets({
+    upstream,
+    dataDir,
+    logger: pino({ level: 'info' }, logs),
+    progressEveryMs: EVERY_MS,
+  });
   await datasets.bootstrap();
   assert.ok(datasets.graph && datasets.orgs, 'both downloaded');
 
@@ -94,7 +104,14 @@ test('a geo database download logs its progress too', async (t) => {
   const logs = new LogCapture();
   const logger = pino({ level: 'info' }, logs);
   const upstream = new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: fake.origin, logger });
-  const databases = new GeoDatabases({ dir, upstream, accountId: 'a', licenseKey: 'k', logger, progressEveryMs: EVERY_MS });
+  const databases = new GeoDatabases({
+    dir,
+    upstream,
+    accountId: 'a',
+    licenseKey: 'k',
+    logger,
+    progressEveryMs: EVERY_MS,
+  });
   await databases.download('city', Date.now() + 60_000);
   assert.ok(databases.city);
   const lines = progressLines(logs, 'GeoLite2-City');

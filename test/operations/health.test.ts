@@ -18,14 +18,24 @@ const origin = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address
 async function get(url: string, headers: Record<string, string> = {}) {
   const res = await request(url, { headers });
   const text = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) as Record<string, unknown> };
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    text,
+    json: () => JSON.parse(text) as Record<string, unknown>,
+  };
 }
 
 test('a fresh process offline: /healthz and /readyz on both listeners, 200, no-store, no Referer needed, no limiter', async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'health-'));
   t.after(() => rm(dataDir, { recursive: true, force: true }));
   // A limit of one request per client: anything the limiter counted would be refused by the second call.
-  const server = await startServer({ ...(await closedUpstreams()), DATA_DIR: dataDir, SECURITY_RATE_LIMIT: '1', SECURITY_DELAY_AFTER: '1' });
+  const server = await startServer({
+    ...(await closedUpstreams()),
+    DATA_DIR: dataDir,
+    SECURITY_RATE_LIMIT: '1',
+    SECURITY_DELAY_AFTER: '1',
+  });
   t.after(() => stopServer(server));
 
   for (const base of [server.apiUrl, server.frontUrl]) {
@@ -38,7 +48,11 @@ test('a fresh process offline: /healthz and /readyz on both listeners, 200, no-s
       const ready = await get(`${base}/readyz`);
       assert.equal(ready.status, 200, `${base}: ${ready.text}`);
       assert.equal(ready.headers['cache-control'], 'no-store');
-      const report = ready.json() as { ready: boolean; listeners: unknown; datasets: Record<string, { state: string; updatedAt: string | null; ageSeconds: number | null }> };
+      const report = ready.json() as {
+        ready: boolean;
+        listeners: unknown;
+        datasets: Record<string, { state: string; updatedAt: string | null; ageSeconds: number | null }>;
+      };
       assert.equal(report.ready, true);
       assert.deepEqual(report.listeners, { api: true, front: true });
       assert.deepEqual(Object.keys(report.datasets), [...DATASETS], 'every dataset, by name');
@@ -95,14 +109,21 @@ test('/readyz answers 503 until both listeners listen, then 200; the datasets sh
   for (const base of [origin(api), origin(web)]) {
     const ready = await get(`${base}/readyz`);
     assert.equal(ready.status, 200);
-    const datasets = ready.json().datasets as Record<string, { state: string; updatedAt: string | null; ageSeconds: number | null }>;
+    const datasets = ready.json().datasets as Record<
+      string,
+      { state: string; updatedAt: string | null; ageSeconds: number | null }
+    >;
     // Downloaded from the fakes at boot: each dated by what it is (build, snapshot, fetch).
     assert.equal(datasets.geoCity!.state, 'loaded');
     assert.equal(datasets.geoCity!.updatedAt, new Date(1_790_000_000 * 1000).toISOString(), 'the database build date');
     assert.ok(datasets.geoCity!.ageSeconds! > 0);
     assert.equal(datasets.geoAsn!.state, 'loaded');
     assert.equal(datasets.asRelationships!.state, 'loaded');
-    assert.match(String(datasets.asRelationships!.updatedAt), /^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/, 'the snapshot date from its name');
+    assert.match(
+      String(datasets.asRelationships!.updatedAt),
+      /^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/,
+      'the snapshot date from its name',
+    );
     assert.equal(datasets.asOrganisations!.state, 'loaded');
     assert.equal(datasets.serviceStatus!.state, 'loaded');
     const fetched = Date.parse(String(datasets.serviceStatus!.updatedAt));

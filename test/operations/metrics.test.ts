@@ -45,7 +45,13 @@ async function withServer(env: Record<string, string>, run: (server: Running) =>
 test('METRICS=true: Prometheus text on the API listener, without Referer or limiter; requests, upstream calls, limiter entries, datasets, process', async () => {
   fake.on('GET', 'api.github.com', '/repos/o/r', { json: { stargazers_count: 7 } });
   await withServer(
-    { METRICS: 'true', UPSTREAM_OVERRIDE_ORIGIN: fake.origin, REPO_STARS_REPOSITORY: 'o/r', SECURITY_RATE_LIMIT: '4', SECURITY_DELAY_AFTER: '2' },
+    {
+      METRICS: 'true',
+      UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+      REPO_STARS_REPOSITORY: 'o/r',
+      SECURITY_RATE_LIMIT: '4',
+      SECURITY_DELAY_AFTER: '2',
+    },
     async ({ apiUrl, frontUrl }) => {
       assert.equal((await get(`${apiUrl}/api/repo-stars`, REFERER)).status, 200);
       assert.equal((await get(`${frontUrl}/api/configs`, REFERER)).status, 200);
@@ -61,24 +67,47 @@ test('METRICS=true: Prometheus text on the API listener, without Referer or limi
       assert.equal(scraped.headers['cache-control'], 'no-store');
       const text = scraped.text;
 
-      const requests = (labels: Record<string, string>) => sample(text, 'netdiag_http_request_duration_seconds_count', labels);
-      assert.equal(requests({ listener: 'api', route: '/api/configs', method: 'GET', status: '200' }), 2, 'through the front listener too');
+      const requests = (labels: Record<string, string>) =>
+        sample(text, 'netdiag_http_request_duration_seconds_count', labels);
+      assert.equal(
+        requests({ listener: 'api', route: '/api/configs', method: 'GET', status: '200' }),
+        2,
+        'through the front listener too',
+      );
       assert.equal(requests({ listener: 'api', route: '/api/configs', method: 'GET', status: '429' }), 2);
       assert.equal(requests({ listener: 'api', route: '/api/geo-local', method: 'GET', status: '503' }), 1);
-      assert.ok(requests({ listener: 'front', route: '/healthz', method: 'GET', status: '200' })! >= 1, 'the front listener\'s own routes, by listener');
-      assert.ok(sample(text, 'netdiag_http_request_duration_seconds_bucket', { route: '/api/repo-stars', le: '+Inf' }) === 1, 'a latency histogram');
+      assert.ok(
+        requests({ listener: 'front', route: '/healthz', method: 'GET', status: '200' })! >= 1,
+        "the front listener's own routes, by listener",
+      );
+      assert.ok(
+        sample(text, 'netdiag_http_request_duration_seconds_bucket', { route: '/api/repo-stars', le: '+Inf' }) === 1,
+        'a latency histogram',
+      );
       assert.doesNotMatch(text, /8\.8\.8\.8/, 'route patterns, never raw URLs');
 
-      assert.equal(sample(text, 'netdiag_upstream_request_duration_seconds_count', { provider: 'api.github.com', outcome: '2xx' }), 1, 'the real host, not the override');
+      assert.equal(
+        sample(text, 'netdiag_upstream_request_duration_seconds_count', { provider: 'api.github.com', outcome: '2xx' }),
+        1,
+        'the real host, not the override',
+      );
       assert.equal(sample(text, 'netdiag_limiter_entries_total', { limiter: 'rate' }), 1);
       assert.equal(sample(text, 'netdiag_limiter_entries_total', { limiter: 'slow-down' }), 1);
 
       assert.equal(sample(text, 'netdiag_dataset_loaded', { dataset: 'geoCity' }), 0);
       assert.equal(sample(text, 'netdiag_dataset_loaded', { dataset: 'rdapBootstrap' }), 1);
       assert.ok(sample(text, 'netdiag_dataset_age_seconds', { dataset: 'rdapBootstrap' })! > 0);
-      assert.equal(sample(text, 'netdiag_dataset_age_seconds', { dataset: 'geoCity' }), undefined, 'no age without data');
+      assert.equal(
+        sample(text, 'netdiag_dataset_age_seconds', { dataset: 'geoCity' }),
+        undefined,
+        'no age without data',
+      );
 
-      for (const name of ['nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes', 'process_cpu_seconds_total']) {
+      for (const name of [
+        'nodejs_eventloop_lag_p99_seconds',
+        'nodejs_heap_size_used_bytes',
+        'process_cpu_seconds_total',
+      ]) {
         assert.match(text, new RegExp(`^${name} `, 'm'), name);
       }
 

@@ -24,7 +24,12 @@ const BACKGROUND = ['RDAP bootstrap', 'TLD list'];
 
 /** Every setting at its default, so a developer's .env (the environment wins over it) changes nothing here. */
 function defaults(): Record<string, string> {
-  return Object.fromEntries(Object.entries(ConfigSchema.properties).map(([name, schema]) => [name, String((schema as unknown as { default: unknown }).default)]));
+  return Object.fromEntries(
+    Object.entries(ConfigSchema.properties).map(([name, schema]) => [
+      name,
+      String((schema as unknown as { default: unknown }).default),
+    ]),
+  );
 }
 
 test('npm start on a fresh data folder offline (no keys, every upstream refused) prints at most 25 lines before both listeners are up, none with a stack', async (t) => {
@@ -33,7 +38,14 @@ test('npm start on a fresh data folder offline (no keys, every upstream refused)
   const [api, front] = (await freePorts(2)) as [number, number];
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('npm_')));
   // The overrides make "offline" the same on every machine; the log is human-readable, as npm start prints it.
-  const env = { ...inherited, ...defaults(), ...(await closedUpstreams()), DATA_DIR: dataDir, BACKEND_PORT: String(api), FRONTEND_PORT: String(front) };
+  const env = {
+    ...inherited,
+    ...defaults(),
+    ...(await closedUpstreams()),
+    DATA_DIR: dataDir,
+    BACKEND_PORT: String(api),
+    FRONTEND_PORT: String(front),
+  };
   // Its own process group, so the server npm starts is stopped with it.
   const npm = spawn('npm', ['start'], { cwd: APP_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const exit = once(npm, 'exit');
@@ -59,9 +71,16 @@ test('npm start on a fresh data folder offline (no keys, every upstream refused)
 
   const before = lines.slice(0, upToFront).filter((line) => !NPM_OWN_CONFIG.test(line));
   assert.ok(before.length <= BUDGET, `${before.length} lines before both listeners are up:\n${before.join('\n')}`);
-  assert.deepEqual(lines.filter((line) => /^\s+at |"stack"|^\s+err: /.test(line)), [], 'no stack anywhere');
-  const one = (pattern: RegExp) => assert.equal(lines.filter((line) => pattern.test(line)).length, 1, `${pattern}:\n${lines.join('\n')}`);
-  one(/WARN.*geo databases missing \(GeoLite2-City, GeoLite2-ASN\): \/api\/geo-local answers 503; set GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY/);
+  assert.deepEqual(
+    lines.filter((line) => /^\s+at |"stack"|^\s+err: /.test(line)),
+    [],
+    'no stack anywhere',
+  );
+  const one = (pattern: RegExp) =>
+    assert.equal(lines.filter((line) => pattern.test(line)).length, 1, `${pattern}:\n${lines.join('\n')}`);
+  one(
+    /WARN.*geo databases missing \(GeoLite2-City, GeoLite2-ASN\): \/api\/geo-local answers 503; set GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY/,
+  );
   one(/WARN.*AS relationships and AS organisations not downloaded \(connect ECONNREFUSED .*tried again every hour/);
   one(/WARN.*service status: \d+ of \d+ status pages not reached/);
   one(/WARN.*RDAP bootstrap not refreshed from IANA \(connect ECONNREFUSED .*tried again in 24 hours/);

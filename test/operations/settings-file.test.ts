@@ -26,7 +26,11 @@ test('.env.example lists every setting of the schema, and only those, each with 
   const example = parseEnv(text);
   assert.deepEqual(Object.keys(example).sort(), Object.keys(ConfigSchema.properties).sort());
   for (const [name, schema] of Object.entries(ConfigSchema.properties)) {
-    assert.equal(example[name], String((schema as unknown as { default: unknown }).default), `${name}: the schema's default`);
+    assert.equal(
+      example[name],
+      String((schema as unknown as { default: unknown }).default),
+      `${name}: the schema's default`,
+    );
   }
   // The file as a whole sets exactly the defaults.
   assert.deepEqual(loadConfig(example), loadConfig({}));
@@ -42,13 +46,19 @@ test('a .env in the working directory is read at start; the environment wins whe
   const cwd = await mkdtemp(join(tmpdir(), 'dotenv-'));
   t.after(() => rm(cwd, { recursive: true, force: true }));
   // BACKEND_PORT in the file loses to the environment's (the helper's free port): the server still starts there.
-  await writeFile(join(cwd, '.env'), ['# a comment', 'REPO_STARS_REPOSITORY=from/file', 'BACKEND_PORT=1', 'LOG_LEVEL=debug', ''].join('\n'));
+  await writeFile(
+    join(cwd, '.env'),
+    ['# a comment', 'REPO_STARS_REPOSITORY=from/file', 'BACKEND_PORT=1', 'LOG_LEVEL=debug', ''].join('\n'),
+  );
   const server = await startServer({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, LOG_LEVEL: 'info' }, { cwd });
   try {
     const res = await request(`${server.apiUrl}/api/repo-stars`, { headers: REFERER });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(await res.body.json(), { stars: 3 }, 'REPO_STARS_REPOSITORY came from the file');
-    assert.equal(server.lines.filter((l) => l.msg === 'settings read from .env (the environment wins where both set one)').length, 1);
+    assert.equal(
+      server.lines.filter((l) => l.msg === 'settings read from .env (the environment wins where both set one)').length,
+      1,
+    );
     assert.ok(!server.lines.some((l) => l.level === 20), 'LOG_LEVEL=info from the environment wins over the file');
   } finally {
     await stopServer(server);
@@ -75,7 +85,10 @@ test('a malformed value in .env stops start-up with the usual one line naming it
   const cwd = await mkdtemp(join(tmpdir(), 'dotenv-'));
   t.after(() => rm(cwd, { recursive: true, force: true }));
   await writeFile(join(cwd, '.env'), 'SECURITY_RATE_LIMIT=lots\n');
-  assert.deepEqual(await failedStart(cwd), { code: 1, stderr: 'Invalid setting SECURITY_RATE_LIMIT="lots": expected a whole number\n' });
+  assert.deepEqual(await failedStart(cwd), {
+    code: 1,
+    stderr: 'Invalid setting SECURITY_RATE_LIMIT="lots": expected a whole number\n',
+  });
 });
 
 test('a .env that cannot be read stops start-up with one line, rather than being taken for missing', async (t) => {

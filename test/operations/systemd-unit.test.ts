@@ -15,7 +15,10 @@ test("the systemd unit's ExecStartPost waits while the service is not up yet and
   // systemd turns $$ into $ and hands the rest to the shell it names.
   const command = line.replaceAll('$$', '$');
   const [port] = (await freePorts(1)) as [number];
-  const wait = spawn('/bin/sh', ['-c', command], { env: { PATH: process.env.PATH ?? '', BACKEND_PORT: String(port) }, stdio: 'ignore' });
+  const wait = spawn('/bin/sh', ['-c', command], {
+    env: { PATH: process.env.PATH ?? '', BACKEND_PORT: String(port) },
+    stdio: 'ignore',
+  });
   const waited = once(wait, 'exit') as Promise<[number | null]>;
 
   // Nothing listens yet: the check keeps trying rather than failing the start.

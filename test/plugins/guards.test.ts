@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { Type } from 'typebox';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { guarded, type Guard } from '../../schemas/guarded.js';
-import { asnGuard, countryGuard, domainGuard, prefixGuard, publicIpGuard, recordTypeGuard, reportIdGuard } from '../../schemas/guards.js';
+import {
+  asnGuard,
+  countryGuard,
+  domainGuard,
+  prefixGuard,
+  publicIpGuard,
+  recordTypeGuard,
+  reportIdGuard,
+} from '../../schemas/guards.js';
 import { buildTestApiWith, call } from '../support/app.js';
 
 // No capability route used the guards when these tests were written, so a
@@ -26,7 +34,11 @@ const guardRoutes: FastifyPluginAsync = async (app) => {
   app.get('/t/type', q('type', recordTypeGuard), echo);
   app.get('/t/slug', q('id', slugGuard), echo);
   app.get('/t/report/:id', { schema: { params: Type.Object({ id: guarded(reportIdGuard) }) } }, echo);
-  app.get('/t/dns', { schema: { querystring: Type.Object({ hostname: guarded(domainGuard), type: guarded(recordTypeGuard) }) } }, echo);
+  app.get(
+    '/t/dns',
+    { schema: { querystring: Type.Object({ hostname: guarded(domainGuard), type: guarded(recordTypeGuard) }) } },
+    echo,
+  );
 };
 
 let app: FastifyInstance;
@@ -56,31 +68,57 @@ test('public-IP: missing, empty and repeated parameters', async () => {
 });
 
 test('public-IP: malformed addresses are invalid', async () => {
-  for (const bad of ['abc', '1.2.3', '1.2.3.4.5', '256.1.1.1', '1.2.3.4/24', 'fe80::1%eth0', '2001:db8:::1', ' 8.8.8.8x']) {
+  for (const bad of [
+    'abc',
+    '1.2.3',
+    '1.2.3.4.5',
+    '256.1.1.1',
+    '1.2.3.4/24',
+    'fe80::1%eth0',
+    '2001:db8:::1',
+    ' 8.8.8.8x',
+  ]) {
     await rejects(q('ip', 'ip', bad), 'Invalid IP address');
   }
 });
 
 test('public-IP: every reserved range is refused', async () => {
   const reserved = [
-    '10.1.2.3', '172.16.5.4', '192.168.1.1', // private
-    '127.0.0.1', '::1', // loopback
+    '10.1.2.3',
+    '172.16.5.4',
+    '192.168.1.1', // private
+    '127.0.0.1',
+    '::1', // loopback
     '100.64.0.1', // carrier-grade NAT
-    '169.254.10.10', 'fe80::1', // link-local
-    '192.0.2.1', '198.51.100.7', '203.0.113.9', '2001:db8::1', // documentation
-    '224.0.0.1', 'ff02::1', // multicast
-    '198.18.0.1', '2001:2::1', // benchmarking
-    '240.0.0.1', '255.255.255.255', '0.0.0.0', '::', // 240/4, broadcast, unspecified
-    '::ffff:8.8.8.8', '::ffff:10.0.0.1', '::8.8.8.8', // IPv4-mapped and -compatible
+    '169.254.10.10',
+    'fe80::1', // link-local
+    '192.0.2.1',
+    '198.51.100.7',
+    '203.0.113.9',
+    '2001:db8::1', // documentation
+    '224.0.0.1',
+    'ff02::1', // multicast
+    '198.18.0.1',
+    '2001:2::1', // benchmarking
+    '240.0.0.1',
+    '255.255.255.255',
+    '0.0.0.0',
+    '::', // 240/4, broadcast, unspecified
+    '::ffff:8.8.8.8',
+    '::ffff:10.0.0.1',
+    '::8.8.8.8', // IPv4-mapped and -compatible
     '2002:808:808::1', // 6to4
     '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
-    'fc00::1', 'fd12:3456:789a::1', // unique local
+    'fc00::1',
+    'fd12:3456:789a::1', // unique local
   ];
   for (const ip of reserved) await rejects(q('ip', 'ip', ip), 'Not a public IP address');
 });
 
 test('public-IP: public v4 and v6 addresses reach the handler', async () => {
-  for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2001:4860:4860::8888']) await passes(q('ip', 'ip', ip), 'query', 'ip', ip);
+  for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '2001:4860:4860::8888']) {
+    await passes(q('ip', 'ip', ip), 'query', 'ip', ip);
+  }
 });
 
 test('domain: lower-cased in place; underscore may start a label but not the top one', async () => {
@@ -93,7 +131,19 @@ test('domain: lower-cased in place; underscore may start a label but not the top
 });
 
 test('domain: malformed names and length limits', async () => {
-  const bad = ['example', 'exa mple.com', '-example.com', 'example-.com', 'example..com', '.example.com', 'ex!ample.com', '1.2.3.4', 'a_b.example.com', `${'a'.repeat(64)}.com`, `${'abcdefghi.'.repeat(26)}com`];
+  const bad = [
+    'example',
+    'exa mple.com',
+    '-example.com',
+    'example-.com',
+    'example..com',
+    '.example.com',
+    'ex!ample.com',
+    '1.2.3.4',
+    'a_b.example.com',
+    `${'a'.repeat(64)}.com`,
+    `${'abcdefghi.'.repeat(26)}com`,
+  ];
   for (const domain of bad) await rejects(q('domain', 'domain', domain), 'Invalid domain');
   await rejects('/api/t/domain', 'No domain provided');
   await rejects('/api/t/domain?domain=', 'No domain provided');
@@ -107,8 +157,20 @@ test('domain: the factory applies to any parameter name and still speaks of a do
 });
 
 test('prefix: well-formed CIDR of any length', async () => {
-  for (const ok of ['1.1.1.0/24', '0.0.0.0/0', '8.8.8.8/32', '2001:db8::/32', '::/0', '2606:4700::/128']) await passes(q('prefix', 'prefix', ok), 'query', 'prefix', ok);
-  for (const bad of ['1.1.1.0', '1.1.1.0/33', '::/129', 'abc/24', '1.1.1.0/24/1', '1.1.1.0/-1', '1.1.1.0/', '/24', '1.1.1/24']) {
+  for (const ok of ['1.1.1.0/24', '0.0.0.0/0', '8.8.8.8/32', '2001:db8::/32', '::/0', '2606:4700::/128']) {
+    await passes(q('prefix', 'prefix', ok), 'query', 'prefix', ok);
+  }
+  for (const bad of [
+    '1.1.1.0',
+    '1.1.1.0/33',
+    '::/129',
+    'abc/24',
+    '1.1.1.0/24/1',
+    '1.1.1.0/-1',
+    '1.1.1.0/',
+    '/24',
+    '1.1.1/24',
+  ]) {
     await rejects(q('prefix', 'prefix', bad), 'Invalid prefix');
   }
   await rejects('/api/t/prefix', 'No prefix provided');
@@ -121,7 +183,9 @@ test('asn: optional AS prefix in any case, stripped; 32-bit bound', async () => 
   await passes(q('asn', 'asn', 'as13335'), 'query', 'asn', '13335');
   await passes(q('asn', 'asn', 'As15169'), 'query', 'asn', '15169');
   await passes(q('asn', 'asn', '4294967295'), 'query', 'asn', '4294967295');
-  for (const bad of ['4294967296', 'AS', 'AS 13335', '-1', '1.5', 'ASN13335', '13335x', '0x10']) await rejects(q('asn', 'asn', bad), 'Invalid ASN');
+  for (const bad of ['4294967296', 'AS', 'AS 13335', '-1', '1.5', 'ASN13335', '13335x', '0x10']) {
+    await rejects(q('asn', 'asn', bad), 'Invalid ASN');
+  }
   await rejects('/api/t/asn', 'No ASN provided');
   await rejects('/api/t/asn?asn=', 'No ASN provided');
   await rejects('/api/t/asn?asn=1&asn=2', 'Invalid ASN');

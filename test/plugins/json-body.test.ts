@@ -39,7 +39,11 @@ test('a JSON body nested 10,000 deep is a 400 with a clear error on every JSON r
 });
 
 test(`nesting up to ${MAX_JSON_DEPTH} levels is parsed as usual`, async () => {
-  const res = await send('/api/persona/evaluate', { method: 'POST', headers: JSON_TYPE, body: `{"persona":{"country":"US"},"observation":${nested(MAX_JSON_DEPTH - 2)}}` });
+  const res = await send('/api/persona/evaluate', {
+    method: 'POST',
+    headers: JSON_TYPE,
+    body: `{"persona":{"country":"US"},"observation":${nested(MAX_JSON_DEPTH - 2)}}`,
+  });
   assert.notEqual(res.statusCode, 400);
 });
 

@@ -34,14 +34,22 @@ test('a header value that is not an address never reaches the ledger: the line n
 });
 
 test('20,000 distinct 15 KB CF-Connecting-IP values are one client: the limiters keep one key, RSS grows under 50 MB', async () => {
-  const server = await startServer({ SECURITY_RATE_LIMIT: '1000000', SECURITY_DELAY_AFTER: '1000000', LOG_LEVEL: 'warn' });
+  const server = await startServer({
+    SECURITY_RATE_LIMIT: '1000000',
+    SECURITY_DELAY_AFTER: '1000000',
+    LOG_LEVEL: 'warn',
+  });
   const pool = new Pool(server.apiUrl, { connections: 16 });
   try {
     const pid = server.child.pid!;
     // Just under Node's 16 KiB limit on all headers together (over it, Node answers 431 itself).
     const padding = 'x'.repeat(15 * 1024);
     const send = async (i: number) => {
-      const res = await pool.request({ path: '/api/configs', method: 'GET', headers: { referer: 'http://localhost/', 'cf-connecting-ip': `${i}-${padding}` } });
+      const res = await pool.request({
+        path: '/api/configs',
+        method: 'GET',
+        headers: { referer: 'http://localhost/', 'cf-connecting-ip': `${i}-${padding}` },
+      });
       await res.body.dump();
       return res.statusCode;
     };

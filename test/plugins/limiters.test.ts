@@ -20,7 +20,8 @@ const routes: FastifyPluginAsync = async (app) => {
 };
 
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
-const get = (app: FastifyInstance, url: string, ip = '198.51.100.10') => call(app, { method: 'GET', url, headers: from(ip) });
+const get = (app: FastifyInstance, url: string, ip = '198.51.100.10') =>
+  call(app, { method: 'GET', url, headers: from(ip) });
 
 async function until<T>(check: () => Promise<T | undefined> | T | undefined): Promise<T> {
   for (;;) {
@@ -75,7 +76,10 @@ test('SECURITY_RATE_LIMIT=0 disables the limiter', async () => {
 test('the ledger gets one line per entry, relative to the app root, its folder created', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'ledger-'));
   const file = join(dir, 'nested', 'deeper', 'blacklist.log');
-  const { app, logs } = await buildTestApiWith({ SECURITY_RATE_LIMIT: '1', SECURITY_BLACKLIST_LOG_FILE_PATH: relative(APP_ROOT, file) }, routes);
+  const { app, logs } = await buildTestApiWith(
+    { SECURITY_RATE_LIMIT: '1', SECURITY_BLACKLIST_LOG_FILE_PATH: relative(APP_ROOT, file) },
+    routes,
+  );
   await get(app, '/api/configs', '198.51.100.12');
   for (let i = 0; i < 3; i++) assert.equal((await get(app, '/api/configs', '198.51.100.12')).statusCode, 429);
   const text = await until(async () => (existsSync(file) ? readFile(file, 'utf8') : undefined));
@@ -91,7 +95,10 @@ test('a ledger write failure is logged and the request is still answered', async
   const dir = await mkdtemp(join(tmpdir(), 'ledger-'));
   const blocker = join(dir, 'a-file');
   await writeFile(blocker, 'not a folder');
-  const { app, logs } = await buildTestApiWith({ SECURITY_RATE_LIMIT: '1', SECURITY_BLACKLIST_LOG_FILE_PATH: join(blocker, 'ledger.log') }, routes);
+  const { app, logs } = await buildTestApiWith(
+    { SECURITY_RATE_LIMIT: '1', SECURITY_BLACKLIST_LOG_FILE_PATH: join(blocker, 'ledger.log') },
+    routes,
+  );
   await get(app, '/api/configs');
   const res = await get(app, '/api/configs');
   assert.equal(res.statusCode, 429);
@@ -129,7 +136,11 @@ test('slow-down: after SECURITY_DELAY_AFTER requests each one waits hits × 400 
   const whole = await fetch('/api/configs', { headers: from('198.51.100.10') });
   assert.equal(JSON.parse(whole.body).map, false, 'a slowed-down answer is the whole answer');
   assert.ok(heldAtLeast(whole.ms, 1200));
-  assert.equal(JSON.parse((await fetch('/api/t/slow-down', { headers: from('203.0.113.30') })).body).delay, 0, 'counted per client IP');
+  assert.equal(
+    JSON.parse((await fetch('/api/t/slow-down', { headers: from('203.0.113.30') })).body).delay,
+    0,
+    'counted per client IP',
+  );
   await app.close();
 });
 
@@ -138,10 +149,15 @@ test('slow-down: the delay stops growing at the documented maximum', async () =>
   const { app } = await buildTestApiWith({ SECURITY_DELAY_AFTER: '1' }, routes);
   const fetch = await overHttp(app);
   // All at once, so the test waits for the longest delay only.
-  const answers = await Promise.all(Array.from({ length: 28 }, () => fetch('/api/t/slow-down', { headers: from('198.51.100.10') })));
+  const answers = await Promise.all(
+    Array.from({ length: 28 }, () => fetch('/api/t/slow-down', { headers: from('198.51.100.10') })),
+  );
   assert.ok(answers.every((res) => res.statusCode === 200));
   const delays = answers.map((res) => (JSON.parse(res.body) as { delay: number }).delay).sort((x, y) => x - y);
-  assert.deepEqual(delays, delays.map((_, i) => Math.min(i * 400, SLOW_DOWN_MAX_DELAY_MS)));
+  assert.deepEqual(
+    delays,
+    delays.map((_, i) => Math.min(i * 400, SLOW_DOWN_MAX_DELAY_MS)),
+  );
   assert.deepEqual(delays.slice(-4), [9600, 10000, 10000, 10000]);
   for (const res of answers) {
     const { delay } = JSON.parse(res.body) as { delay: number };
@@ -155,13 +171,26 @@ test('no limiter tells the client its quota: no x-ratelimit-* or x-slow-down-* h
   for (let i = 0; i < 3; i++) {
     const res = await get(app, '/api/configs');
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(Object.keys(res.headers).filter((h) => /^x-(ratelimit|slow-down)-/.test(h)), []);
+    assert.deepEqual(
+      Object.keys(res.headers).filter((h) => /^x-(ratelimit|slow-down)-/.test(h)),
+      [],
+    );
   }
   await app.close();
 });
 
 test('the limiters exempt exactly /api/monitoring, with or without a trailing slash or query', () => {
   const exempt = (url: string) => isMonitoringPath({ url } as FastifyRequest);
-  for (const url of ['/api/monitoring', '/api/monitoring/', '/api/monitoring?x=1', '/api/monitoring/?x=1']) assert.equal(exempt(url), true, url);
-  for (const url of ['/api/monitoringx', '/api/monitoring/x', '/api/monitoring//', '/api/configs', '/api/configs?u=/api/monitoring']) assert.equal(exempt(url), false, url);
+  for (const url of ['/api/monitoring', '/api/monitoring/', '/api/monitoring?x=1', '/api/monitoring/?x=1']) {
+    assert.equal(exempt(url), true, url);
+  }
+  for (const url of [
+    '/api/monitoringx',
+    '/api/monitoring/x',
+    '/api/monitoring//',
+    '/api/configs',
+    '/api/configs?u=/api/monitoring',
+  ]) {
+    assert.equal(exempt(url), false, url);
+  }
 });

@@ -23,11 +23,16 @@ const routes: FastifyPluginAsync = async (app) => {
   app.get('/t/teapot', async () => {
     throw new Teapot('short and stout');
   });
-  app.get('/t/upstream', { schema: { querystring: Type.Object({ kind: Type.String() }) }, config: { cacheTtl: 60 } }, async (request) => {
-    const { kind } = request.query as { kind: string };
-    const Failure = kind === 'failed' ? UpstreamFailed : kind === 'unreachable' ? UpstreamUnreachable : UpstreamTimeout;
-    throw new Failure('test upstream failed', { kind });
-  });
+  app.get(
+    '/t/upstream',
+    { schema: { querystring: Type.Object({ kind: Type.String() }) }, config: { cacheTtl: 60 } },
+    async (request) => {
+      const { kind } = request.query as { kind: string };
+      const Failure =
+        kind === 'failed' ? UpstreamFailed : kind === 'unreachable' ? UpstreamUnreachable : UpstreamTimeout;
+      throw new Failure('test upstream failed', { kind });
+    },
+  );
   app.post('/t/body', async (request) => ({ size: JSON.stringify(request.body).length }));
   app.get('/t/ip', async (request) => ({ ip: clientIp(request) }));
   // Own-property test before anyone asks for the IP: the slot comes with the request object.
@@ -40,7 +45,11 @@ test('Cache-Control is no-store by default and public max-age only below 400 on 
   const { app } = await build();
   assert.equal((await call(app, '/api/t/plain')).headers['cache-control'], 'no-store');
   for (const code of [200, 204, 301, 304, 399]) {
-    assert.equal((await call(app, `/api/t/cached?code=${code}`)).headers['cache-control'], 'public, max-age=2592000', String(code));
+    assert.equal(
+      (await call(app, `/api/t/cached?code=${code}`)).headers['cache-control'],
+      'public, max-age=2592000',
+      String(code),
+    );
   }
   for (const code of [400, 404, 429, 500, 503]) {
     assert.equal((await call(app, `/api/t/cached?code=${code}`)).headers['cache-control'], 'no-store', String(code));
@@ -54,9 +63,19 @@ test('Cache-Control is no-store by default and public max-age only below 400 on 
 test('a JSON body up to 500 KB is parsed; a larger one gets 413', async () => {
   const { app } = await build();
   const body = (bytes: number) => JSON.stringify({ pad: 'x'.repeat(bytes - 10) });
-  const small = await call(app, { method: 'POST', url: '/api/t/body', payload: body(499 * 1024), headers: { 'content-type': 'application/json' } });
+  const small = await call(app, {
+    method: 'POST',
+    url: '/api/t/body',
+    payload: body(499 * 1024),
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(small.statusCode, 200);
-  const large = await call(app, { method: 'POST', url: '/api/t/body', payload: body(501 * 1024), headers: { 'content-type': 'application/json' } });
+  const large = await call(app, {
+    method: 'POST',
+    url: '/api/t/body',
+    payload: body(501 * 1024),
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(large.statusCode, 413);
   assert.equal(large.headers['cache-control'], 'no-store');
   await app.close();
@@ -89,7 +108,12 @@ test('a status error keeps its status and message; a bad JSON body is a 400 {err
   const { app } = await build();
   const teapot = await call(app, '/api/t/teapot');
   assertErrorAnswer(teapot, 418, 'short and stout');
-  const badJson = await call(app, { method: 'POST', url: '/api/t/body', payload: '{"a":', headers: { 'content-type': 'application/json' } });
+  const badJson = await call(app, {
+    method: 'POST',
+    url: '/api/t/body',
+    payload: '{"a":',
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(badJson.statusCode, 400);
   assert.deepEqual(Object.keys(badJson.json()), ['error']);
   await app.close();
@@ -108,17 +132,32 @@ test('a thrown upstream failure is answered with its status and the spec string,
     assert.equal(res.headers['cache-control'], 'no-store', kind);
   }
   const lines = logs.find('test upstream failed');
-  assert.deepEqual(lines.map((l) => [l.level, l.kind]), [[40, 'failed'], [40, 'unreachable'], [40, 'timeout']]);
+  assert.deepEqual(
+    lines.map((l) => [l.level, l.kind]),
+    [
+      [40, 'failed'],
+      [40, 'unreachable'],
+      [40, 'timeout'],
+    ],
+  );
   assert.equal(logs.find('request failed').length, 0);
   await app.close();
 });
 
 test('client IP: cf-connecting-ip, then the first x-forwarded-for entry, then cf-connecting-ipv6, then the socket', async () => {
   const { app } = await build();
-  const ip = async (headers: Record<string, string>) => (await call(app, { method: 'GET', url: '/api/t/ip', headers })).json().ip;
-  const all = { 'cf-connecting-ip': '198.51.100.1', 'x-forwarded-for': '203.0.113.2, 10.0.0.1', 'cf-connecting-ipv6': '2001:db8::3' };
+  const ip = async (headers: Record<string, string>) =>
+    (await call(app, { method: 'GET', url: '/api/t/ip', headers })).json().ip;
+  const all = {
+    'cf-connecting-ip': '198.51.100.1',
+    'x-forwarded-for': '203.0.113.2, 10.0.0.1',
+    'cf-connecting-ipv6': '2001:db8::3',
+  };
   assert.equal(await ip(all), '198.51.100.1');
-  assert.equal(await ip({ 'x-forwarded-for': all['x-forwarded-for'], 'cf-connecting-ipv6': all['cf-connecting-ipv6'] }), '203.0.113.2');
+  assert.equal(
+    await ip({ 'x-forwarded-for': all['x-forwarded-for'], 'cf-connecting-ipv6': all['cf-connecting-ipv6'] }),
+    '203.0.113.2',
+  );
   assert.equal(await ip({ 'cf-connecting-ipv6': all['cf-connecting-ipv6'] }), '2001:db8::3');
   assert.equal(await ip({ 'x-forwarded-for': '', 'cf-connecting-ip': ' ' }), '127.0.0.1');
   assert.equal(await ip({}), '127.0.0.1');
@@ -127,9 +166,17 @@ test('client IP: cf-connecting-ip, then the first x-forwarded-for entry, then cf
 
 test('client IP: a source that is not one address is skipped, and IPv6 has one spelling', async () => {
   const { app } = await build();
-  const ip = async (headers: Record<string, string>) => (await call(app, { method: 'GET', url: '/api/t/ip', headers })).json().ip;
+  const ip = async (headers: Record<string, string>) =>
+    (await call(app, { method: 'GET', url: '/api/t/ip', headers })).json().ip;
   assert.equal(await ip({ 'cf-connecting-ip': 'not-an-ip', 'x-forwarded-for': '203.0.113.2' }), '203.0.113.2');
-  assert.equal(await ip({ 'cf-connecting-ip': '1.2.3.4 GET /forged', 'x-forwarded-for': 'x'.repeat(16_384), 'cf-connecting-ipv6': '2001:DB8:0:0::3' }), '2001:db8::3');
+  assert.equal(
+    await ip({
+      'cf-connecting-ip': '1.2.3.4 GET /forged',
+      'x-forwarded-for': 'x'.repeat(16_384),
+      'cf-connecting-ipv6': '2001:DB8:0:0::3',
+    }),
+    '2001:db8::3',
+  );
   assert.equal(await ip({ 'cf-connecting-ip': '203.0.113.999', 'x-forwarded-for': '01.2.3.4, 10.0.0.1' }), '127.0.0.1');
   assert.equal(await ip({ 'cf-connecting-ipv6': 'fe80::1%eth0' }), '127.0.0.1', 'a zone index names no client');
   assert.equal(await ip({ 'x-forwarded-for': '::ffff:198.51.100.7' }), '198.51.100.7');
@@ -139,10 +186,13 @@ test('client IP: a source that is not one address is skipped, and IPv6 has one s
 test('a request works out its client IP once, however many hooks ask', async () => {
   let reads = 0;
   const headers = {};
-  Object.defineProperty(headers, 'x-forwarded-for', { get: () => {
-        reads++;
-        return '203.0.113.9, 10.0.0.1';
-      }, enumerable: true });
+  Object.defineProperty(headers, 'x-forwarded-for', {
+    get: () => {
+      reads++;
+      return '203.0.113.9, 10.0.0.1';
+    },
+    enumerable: true,
+  });
   const request = { headers, socket: { remoteAddress: '127.0.0.1' } } as unknown as FastifyRequest;
   // The rate limiter, the slow-down (twice) and a route.
   for (let i = 0; i < 4; i++) assert.equal(clientIp(request), '203.0.113.9');
@@ -182,8 +232,15 @@ test('request logging is off without LOG_HTTP', async () => {
 
 test('Authorization and Cookie values never reach a log line', async () => {
   const { app, logs } = await build({ LOG_HTTP: 'true' });
-  await call(app, { method: 'GET', url: '/api/t/throw', headers: { authorization: 'Bearer sekrit-token-123', cookie: 'session=sekrit-cookie-456' } });
-  app.log.info({ headers: { authorization: 'Bearer sekrit-token-123', cookie: 'session=sekrit-cookie-456' } }, 'a line with headers');
+  await call(app, {
+    method: 'GET',
+    url: '/api/t/throw',
+    headers: { authorization: 'Bearer sekrit-token-123', cookie: 'session=sekrit-cookie-456' },
+  });
+  app.log.info(
+    { headers: { authorization: 'Bearer sekrit-token-123', cookie: 'session=sekrit-cookie-456' } },
+    'a line with headers',
+  );
   app.log.info({ req: { headers: { authorization: 'Bearer sekrit-token-123' } } }, 'a line with a request');
   assert.ok(logs.lines.length >= 3);
   assert.ok(!logs.text.includes('sekrit'), logs.text);

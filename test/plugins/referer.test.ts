@@ -13,7 +13,11 @@ async function withApp(allowed: string, fn: (app: FastifyInstance) => Promise<vo
 }
 
 async function status(app: FastifyInstance, referer: string | undefined) {
-  const res = await app.inject({ method: 'GET', url: '/api/configs', headers: referer === undefined ? {} : { referer } });
+  const res = await app.inject({
+    method: 'GET',
+    url: '/api/configs',
+    headers: referer === undefined ? {} : { referer },
+  });
   return { code: res.statusCode, body: res.json() as Record<string, unknown> };
 }
 
@@ -49,7 +53,12 @@ test('a hostname that is not listed is denied: subdomains and www are separate h
 
 test('port, scheme and path are ignored; the match is on the hostname alone', async () => {
   await withApp('example.com', async (app) => {
-    for (const referer of ['http://example.com/', 'https://example.com:8443/a/b?c=d#e', 'ftp://example.com/file', 'https://EXAMPLE.com/']) {
+    for (const referer of [
+      'http://example.com/',
+      'https://example.com:8443/a/b?c=d#e',
+      'ftp://example.com/file',
+      'https://EXAMPLE.com/',
+    ]) {
       assert.equal((await status(app, referer)).code, 200, referer);
     }
   });
@@ -57,7 +66,9 @@ test('port, scheme and path are ignored; the match is on the hostname alone', as
 
 test('a Referer that is not a URL is denied', async () => {
   await withApp('example.com', async (app) => {
-    for (const referer of ['example.com', 'not a url', '/relative/path', 'http://']) assert.deepEqual(await status(app, referer), DENIED, referer);
+    for (const referer of ['example.com', 'not a url', '/relative/path', 'http://']) {
+      assert.deepEqual(await status(app, referer), DENIED, referer);
+    }
   });
 });
 

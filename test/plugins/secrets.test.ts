@@ -24,18 +24,45 @@ const SECRETS = {
   REDIS_URL: 'redis://:sekritRedisPass@127.0.0.1:9',
 };
 const DSN = 'https://sekritDsnKey0001@o0.ingest.sentry.io/12345';
-const RAW = [...Object.values(SECRETS).flatMap((v) => v.split(',')).filter((v) => !v.startsWith('redis') && v !== '424242'), 'sekritRedisPass', 'sekritDsnKey0001'];
+const RAW = [
+  ...Object.values(SECRETS)
+    .flatMap((v) => v.split(','))
+    .filter((v) => !v.startsWith('redis') && v !== '424242'),
+  'sekritRedisPass',
+  'sekritDsnKey0001',
+];
 // Every example request; the telemetry envelope names the secret DSN instead of the demo's.
-const REQUESTS = exampleRequests().map((r) => (typeof r.payload === 'string' ? { ...r, payload: r.payload.replaceAll(EXAMPLE_TELEMETRY_DSN, DSN) } : r));
+const REQUESTS = exampleRequests().map((r) =>
+  typeof r.payload === 'string' ? { ...r, payload: r.payload.replaceAll(EXAMPLE_TELEMETRY_DSN, DSN) } : r,
+);
 const FORMS = [...RAW, ...RAW.map(encodeURIComponent), Buffer.from('424242:sekritLicence999').toString('base64')];
 
 /** An upstream that echoes everything it was sent: URL, headers and body, in the shape `shape` gives. */
 function echo(shape: 'json-error' | 'json-ok' | 'text-error') {
   return (req: Recorded, res: ServerResponse) => {
     const text = `${req.method} https://${req.host}${req.path}?${req.query} ${JSON.stringify(req.headers)} ${req.body.toString('utf8')}`;
-    if (shape === 'text-error') return void res.writeHead(500, { 'content-type': 'text/plain' }).end(`proxy error for ${text}`);
-    const fields = Object.fromEntries(['error', 'message', 'detail', 'city', 'region', 'country_name', 'org', 'isp', 'as', 'company', 'address', 'name'].map((k) => [k, text]));
-    res.writeHead(shape === 'json-ok' ? 200 : 403, { 'content-type': 'application/json' }).end(JSON.stringify({ ...fields, success: true, result: fields, data: fields }));
+    if (shape === 'text-error') {
+      return void res.writeHead(500, { 'content-type': 'text/plain' }).end(`proxy error for ${text}`);
+    }
+    const fields = Object.fromEntries(
+      [
+        'error',
+        'message',
+        'detail',
+        'city',
+        'region',
+        'country_name',
+        'org',
+        'isp',
+        'as',
+        'company',
+        'address',
+        'name',
+      ].map((k) => [k, text]),
+    );
+    res
+      .writeHead(shape === 'json-ok' ? 200 : 403, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ ...fields, success: true, result: fields, data: fields }));
   };
 }
 
@@ -64,12 +91,21 @@ for (const shape of ['json-error', 'json-ok', 'text-error'] as const) {
       for (const request of REQUESTS) {
         const res = await call(app, request);
         const seen = `${res.body} ${JSON.stringify(res.headers)}`;
-        for (const secret of FORMS) if (seen.includes(secret)) leaks.push(`${request.url} (${res.statusCode}) answered ${secret}`);
+        for (const secret of FORMS) {
+          if (seen.includes(secret)) leaks.push(`${request.url} (${res.statusCode}) answered ${secret}`);
+        }
       }
-      assert.ok(fake.requests.some((r) => r.query.toString().includes('sekritGeoB333')), 'the keys did go to the upstreams');
+      assert.ok(
+        fake.requests.some((r) => r.query.toString().includes('sekritGeoB333')),
+        'the keys did go to the upstreams',
+      );
       assert.deepEqual(leaks, []);
       const logText = logs.text;
-      assert.deepEqual(FORMS.filter((secret) => logText.includes(secret)), [], 'no secret in a log line');
+      assert.deepEqual(
+        FORMS.filter((secret) => logText.includes(secret)),
+        [],
+        'no secret in a log line',
+      );
     } finally {
       await app.close();
     }
@@ -81,6 +117,9 @@ test('the scrubber knows every credential setting, each list entry, the encoded 
   for (const form of FORMS.filter((f) => !f.includes('Mac'))) assert.ok(values.includes(form), form);
   assert.ok(!values.includes('abc'), 'a value this short is not taken for a secret');
   const scrubber = new SecretScrubber(values);
-  assert.equal(scrubber.scrub('GET /?token=sekritGeoA222&k=sekrit%2FPrivate%2B777'), 'GET /?token=[redacted]&k=[redacted]');
+  assert.equal(
+    scrubber.scrub('GET /?token=sekritGeoA222&k=sekrit%2FPrivate%2B777'),
+    'GET /?token=[redacted]&k=[redacted]',
+  );
   assert.equal(new SecretScrubber([]).scrub('sekritGeoA222'), 'sekritGeoA222');
 });

@@ -11,7 +11,11 @@ import { freePorts } from '../support/free-ports.js';
 import { Nginx } from '../support/nginx.js';
 
 // Every upstream points at a closed port: these tests are about the limiters only.
-const OFFLINE = { UPSTREAM_OVERRIDE_ORIGIN: 'http://127.0.0.1:9', DNS_OVERRIDE_SERVER: '127.0.0.1:9', WHOIS_OVERRIDE_SERVER: '127.0.0.1:9' };
+const OFFLINE = {
+  UPSTREAM_OVERRIDE_ORIGIN: 'http://127.0.0.1:9',
+  DNS_OVERRIDE_SERVER: '127.0.0.1:9',
+  WHOIS_OVERRIDE_SERVER: '127.0.0.1:9',
+};
 const UNREACHABLE = 'Redis is unreachable: rate limits count in this process only until it is back (REDIS_URL)';
 const BACK = 'Redis is reachable again: rate limits are shared across instances again';
 const ENTERED = 'client entered the rate-limited state';
@@ -29,7 +33,9 @@ after(async () => {
 
 /** GET /api/configs on `server` as client `ip`; the status. */
 async function configs(server: Running, ip: string): Promise<number> {
-  const res = await request(`${server.apiUrl}/api/configs`, { headers: { referer: 'http://localhost/', 'x-forwarded-for': ip } });
+  const res = await request(`${server.apiUrl}/api/configs`, {
+    headers: { referer: 'http://localhost/', 'x-forwarded-for': ip },
+  });
   await res.body.dump();
   return res.statusCode;
 }
@@ -54,7 +60,10 @@ test('two instances on one Redis enforce one rate limit: the (N+1)-th request ac
   const [a, b] = servers;
   try {
     const ip = '203.0.113.9';
-    assert.deepEqual([await configs(a, ip), await configs(b, ip), await configs(a, ip), await configs(b, ip)], [200, 200, 200, 200]);
+    assert.deepEqual(
+      [await configs(a, ip), await configs(b, ip), await configs(a, ip), await configs(b, ip)],
+      [200, 200, 200, 200],
+    );
     assert.equal(await configs(a, ip), 429, 'the fifth request across both');
     assert.equal(await configs(b, ip), 429, 'the other instance agrees');
     assert.equal(await configs(a, '203.0.113.10'), 200, 'another client has its own count');
@@ -102,25 +111,40 @@ test('Redis stopped mid-run: no 5xx, each instance counts on its own with one wa
     for (let i = 0; i < 5; i++) during.push(await configs(b, '198.51.100.2'));
     // Each instance counts alone: four pass on each, the fifth on each is refused.
     assert.deepEqual(during, [200, 200, 200, 200, 429, 200, 200, 200, 200, 429]);
-    await until('both instances warned', () => servers.every((s, i) => s.lines.slice(before[i]).some((l) => l.msg === UNREACHABLE)));
+    await until('both instances warned', () =>
+      servers.every((s, i) => s.lines.slice(before[i]).some((l) => l.msg === UNREACHABLE)),
+    );
 
     outage = servers.map((s, i) => s.lines.slice(before[i]));
     await redis.start();
-    await until('both instances reconnected', () => servers.every((s, i) => s.lines.slice(before[i]).some((l) => l.msg === BACK)));
+    await until('both instances reconnected', () =>
+      servers.every((s, i) => s.lines.slice(before[i]).some((l) => l.msg === BACK)),
+    );
     const ip = '198.51.100.3';
-    assert.deepEqual([await configs(a, ip), await configs(b, ip), await configs(a, ip), await configs(b, ip)], [200, 200, 200, 200]);
+    assert.deepEqual(
+      [await configs(a, ip), await configs(b, ip), await configs(a, ip), await configs(b, ip)],
+      [200, 200, 200, 200],
+    );
     assert.equal(await configs(b, ip), 429, 'one limit across both again');
   } finally {
     await Promise.all(servers.map(stopServer));
   }
-  for (const lines of outage) assert.equal(lines.filter((l) => l.msg === UNREACHABLE).length, 1, 'one warning per outage');
+  for (const lines of outage) {
+    assert.equal(lines.filter((l) => l.msg === UNREACHABLE).length, 1, 'one warning per outage');
+  }
   for (const line of messages(servers, UNREACHABLE)) assert.equal(line.redis, redis.url, 'names the server');
   assert.ok(!servers.some((s) => s.lines.some((l) => (l.level as number) >= 50)), 'nothing logged as an error');
 });
 
 test('Redis unreachable from the start: the service starts, answers, and warns once', async () => {
   const [closed] = (await freePorts(1)) as [number];
-  const server = await startServer({ ...OFFLINE, LOG_LEVEL: 'info', REDIS_URL: `redis://:s3cret@127.0.0.1:${closed}`, SECURITY_RATE_LIMIT: '100', SECURITY_DELAY_AFTER: '100' });
+  const server = await startServer({
+    ...OFFLINE,
+    LOG_LEVEL: 'info',
+    REDIS_URL: `redis://:s3cret@127.0.0.1:${closed}`,
+    SECURITY_RATE_LIMIT: '100',
+    SECURITY_DELAY_AFTER: '100',
+  });
   try {
     for (let i = 0; i < 5; i++) assert.equal(await configs(server, '192.0.2.7'), 200);
   } finally {
@@ -133,7 +157,10 @@ test('Redis unreachable from the start: the service starts, answers, and warns o
 
 test('instances behind the shipped nginx example (deploy/nginx-instances.conf) share the work and one limit per client', async () => {
   const servers = await twoInstances({ SECURITY_RATE_LIMIT: '6', LOG_HTTP: 'true' });
-  const nginx = await Nginx.start(dir, servers.map((s) => Number(new URL(s.frontUrl).port)));
+  const nginx = await Nginx.start(
+    dir,
+    servers.map((s) => Number(new URL(s.frontUrl).port)),
+  );
   const statuses: number[] = [];
   try {
     for (let i = 0; i < 7; i++) {
@@ -148,6 +175,9 @@ test('instances behind the shipped nginx example (deploy/nginx-instances.conf) s
   // nginx sets X-Forwarded-For to the one client's address: one count across both instances.
   assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429]);
   const answered = servers.map((s) => s.lines.filter((l) => l.msg === 'request completed').length);
-  assert.ok(answered.every((n) => n > 0), `both instances answered: ${answered.join(', ')}`);
+  assert.ok(
+    answered.every((n) => n > 0),
+    `both instances answered: ${answered.join(', ')}`,
+  );
   assert.equal(answered[0]! + answered[1]!, 7);
 });

@@ -41,13 +41,20 @@ const ROUTES: readonly PrivateRoute[] = [
   { method: 'GET', url: '/api/geo-private?ip=8.8.8.8' },
   { method: 'GET', url: '/api/dnsleaktest/session/0123456789abcdef0123456789abcdef' },
   { method: 'GET', url: '/api/invisibility?id=Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9b' },
-  { method: 'POST', url: '/api/persona/evaluate', body: { persona: { country: 'DE' }, observation: { timezone: 'Europe/Berlin' } } },
+  {
+    method: 'POST',
+    url: '/api/persona/evaluate',
+    body: { persona: { country: 'DE' }, observation: { timezone: 'Europe/Berlin' } },
+  },
   { method: 'GET', url: '/api/getuserinfo' },
   { method: 'PUT', url: '/api/updateuserachievement', body: { achievement: 'IAmHuman' } },
 ];
 
 /** Sends `route` with the caller's `headers` over a socket; returns our answer's status and the headers the private API got. */
-async function through(route: PrivateRoute, headers: Record<string, string>): Promise<{ status: number; answer: string; sent: IncomingHttpHeaders }> {
+async function through(
+  route: PrivateRoute,
+  headers: Record<string, string>,
+): Promise<{ status: number; answer: string; sent: IncomingHttpHeaders }> {
   const before = fake.requests.length;
   const body = route.body === undefined ? undefined : JSON.stringify(route.body);
   const res = await rawRequest(origin, route.url, {
@@ -56,7 +63,11 @@ async function through(route: PrivateRoute, headers: Record<string, string>): Pr
     body,
   });
   const calls = fake.requests.slice(before).filter((r) => r.host === HOST);
-  assert.equal(calls.length, 1, `${route.url}: one private API call, answered ${res.status} ${res.body.toString('utf8')}`);
+  assert.equal(
+    calls.length,
+    1,
+    `${route.url}: one private API call, answered ${res.status} ${res.body.toString('utf8')}`,
+  );
   return { status: res.status, answer: res.body.toString('utf8'), sent: calls[0]!.headers };
 }
 
@@ -86,14 +97,25 @@ test('headers named in the caller’s Connection header, and the hop-by-hop ones
 
 test('Forwarded and X-Forwarded-Host/-Proto/-Port of a proxy in front of us do not reach the private API', async () => {
   await assertNoneArrive(
-    { forwarded: 'for=192.0.2.60;proto=http;by=203.0.113.43', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http', 'x-forwarded-port': '8443' },
+    {
+      forwarded: 'for=192.0.2.60;proto=http;by=203.0.113.43',
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'http',
+      'x-forwarded-port': '8443',
+    },
     ['forwarded', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port'],
   );
 });
 
 test('CF-* headers do not reach the private API', async () => {
   await assertNoneArrive(
-    { 'cf-connecting-ip': '203.0.113.9', 'cf-connecting-ipv6': '2001:db8::9', 'cf-ipcountry': 'XX', 'cf-ray': '8f1e2d3c4b5a6978-EWR', 'cf-visitor': '{"scheme":"https"}' },
+    {
+      'cf-connecting-ip': '203.0.113.9',
+      'cf-connecting-ipv6': '2001:db8::9',
+      'cf-ipcountry': 'XX',
+      'cf-ray': '8f1e2d3c4b5a6978-EWR',
+      'cf-visitor': '{"scheme":"https"}',
+    },
     ['cf-connecting-ip', 'cf-connecting-ipv6', 'cf-ipcountry', 'cf-ray', 'cf-visitor'],
   );
 });
@@ -125,7 +147,12 @@ test('the caller’s Content-Encoding and Content-Length never describe the body
 });
 
 test('anything else the caller sends stays with us: Cookie, Referer, Origin, a custom header', async () => {
-  await assertNoneArrive({ cookie: 'session=ours', origin: 'http://localhost', 'x-custom': 'caller' }, ['cookie', 'referer', 'origin', 'x-custom']);
+  await assertNoneArrive({ cookie: 'session=ours', origin: 'http://localhost', 'x-custom': 'caller' }, [
+    'cookie',
+    'referer',
+    'origin',
+    'x-custom',
+  ]);
 });
 
 test('Expect: 100-continue gets the normal answer on every route, and Expect never reaches the private API', async () => {

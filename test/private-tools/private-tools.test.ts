@@ -26,7 +26,10 @@ function assertForwarded(headers: Record<string, unknown> | undefined) {
   assert.equal(headers?.['user-agent'], CALLER['user-agent']);
 }
 
-const persona = { persona: { country: 'DE', language: 'de', timezone: 'Europe/Berlin' }, observation: { timezone: 'Europe/Berlin', languages: ['en-US'] } };
+const persona = {
+  persona: { country: 'DE', language: 'de', timezone: 'Europe/Berlin' },
+  observation: { timezone: 'Europe/Berlin', languages: ['en-US'] },
+};
 
 // ---- dns-leak session
 
@@ -53,7 +56,9 @@ test('dns-leak session: answers the contract fields the site reads (counts, and 
   assert.equal(body.queries.length, 4);
   for (const q of body.queries) {
     assert.equal(typeof q.ip, 'string');
-    for (const key of ['country_name', 'region', 'city', 'asn', 'org']) assert.equal(typeof q.ipInfo[key], 'string', key);
+    for (const key of ['country_name', 'region', 'city', 'asn', 'org']) {
+      assert.equal(typeof q.ipInfo[key], 'string', key);
+    }
     assert.match(q.ipInfo.country_code, /^[A-Z]{2}$/);
     assert.equal(typeof q.queryType, 'string');
     assert.equal(typeof q.transport, 'string');
@@ -62,7 +67,14 @@ test('dns-leak session: answers the contract fields the site reads (counts, and 
   }
   assert.deepEqual(body.queries[0], {
     ip: '172.253.226.34',
-    ipInfo: { country_code: 'US', country_name: 'United States', region: 'California', city: 'Mountain View', asn: 'AS15169', org: 'Google LLC' },
+    ipInfo: {
+      country_code: 'US',
+      country_name: 'United States',
+      region: 'California',
+      city: 'Mountain View',
+      asn: 'AS15169',
+      org: 'Google LLC',
+    },
     queryType: 'A',
     transport: 'udp',
     ecs: '91.64.12.0/24',
@@ -97,7 +109,10 @@ test('a quota 429 always carries code quota_exceeded in the body, its text in er
   const app = await api();
   const cases: Array<[unknown, unknown]> = [
     [{ message: 'Monthly quota used up' }, { error: 'Monthly quota used up', code: 'quota_exceeded' }],
-    [{ error: 'Quota used up', message: 'Upgrade your plan', resetAt: '2026-12-01' }, { error: 'Quota used up', resetAt: '2026-12-01', code: 'quota_exceeded' }],
+    [
+      { error: 'Quota used up', message: 'Upgrade your plan', resetAt: '2026-12-01' },
+      { error: 'Quota used up', resetAt: '2026-12-01', code: 'quota_exceeded' },
+    ],
     [{ code: 'rate_limited' }, { error: 'Monthly quota exceeded', code: 'quota_exceeded' }],
     [['quota'], { error: 'Monthly quota exceeded', code: 'quota_exceeded' }],
   ];
@@ -106,7 +121,11 @@ test('a quota 429 always carries code quota_exceeded in the body, its text in er
     fake.on('GET', HOST, `/dnsleaktest/session/${TOKEN}`, { status: 429, json: upstream });
     fake.on('GET', HOST, '/invisibility', { status: 429, json: upstream });
     fake.on('POST', HOST, '/persona/evaluate', { status: 429, json: upstream });
-    for (const request of [`/api/dnsleaktest/session/${TOKEN}`, `/api/invisibility?id=${ID}`, { method: 'POST' as const, url: '/api/persona/evaluate', payload: persona }]) {
+    for (const request of [
+      `/api/dnsleaktest/session/${TOKEN}`,
+      `/api/invisibility?id=${ID}`,
+      { method: 'POST' as const, url: '/api/persona/evaluate', payload: persona },
+    ]) {
       const res = await call(app, request);
       assert.equal(res.statusCode, 429);
       assert.deepEqual(res.json(), expected, JSON.stringify(upstream));
@@ -120,11 +139,17 @@ test('a 200 that lacks a field the site reads is 502 Upstream error, not a blank
   const session = fixture(HOST, 'dnsleaktest-session.json') as { queries: Array<Record<string, unknown>> };
   const result = fixture(HOST, 'invisibility-result.json') as Record<string, unknown>;
   const evaluation = fixture(HOST, 'persona-evaluation.json') as Record<string, unknown>;
-  fake.on('GET', HOST, `/dnsleaktest/session/${TOKEN}`, { json: { ...session, queries: [{ ...session.queries[0], do: 'yes' }] } });
+  fake.on('GET', HOST, `/dnsleaktest/session/${TOKEN}`, {
+    json: { ...session, queries: [{ ...session.queries[0], do: 'yes' }] },
+  });
   fake.on('GET', HOST, '/invisibility', { json: { ...result, webrtc: undefined } });
   fake.on('POST', HOST, '/persona/evaluate', { json: { ...evaluation, score: 74 } });
   const app = await api();
-  for (const request of [`/api/dnsleaktest/session/${TOKEN}`, `/api/invisibility?id=${ID}`, { method: 'POST' as const, url: '/api/persona/evaluate', payload: persona }]) {
+  for (const request of [
+    `/api/dnsleaktest/session/${TOKEN}`,
+    `/api/invisibility?id=${ID}`,
+    { method: 'POST' as const, url: '/api/persona/evaluate', payload: persona },
+  ]) {
     const res = await call(app, request);
     assertErrorAnswer(res, 502, 'Upstream error');
   }
@@ -133,7 +158,14 @@ test('a 200 that lacks a field the site reads is 502 Upstream error, not a blank
 
 test('dns-leak session: a malformed token is 400 Invalid token, and a path in it never reaches the upstream', async () => {
   const app = await api();
-  for (const token of ['', TOKEN.slice(1), `${TOKEN}0`, 'g'.repeat(32), '..%2F..%2F..%2Fadmin%40evil.example%2Fxxxxxx', '%2E%2E%2F%2E%2E%2Fpersona%2Fevaluate%3Fa%3Db1234']) {
+  for (const token of [
+    '',
+    TOKEN.slice(1),
+    `${TOKEN}0`,
+    'g'.repeat(32),
+    '..%2F..%2F..%2Fadmin%40evil.example%2Fxxxxxx',
+    '%2E%2E%2F%2E%2E%2Fpersona%2Fevaluate%3Fa%3Db1234',
+  ]) {
     const res = await call(app, `/api/dnsleaktest/session/${token}`);
     assertErrorAnswer(res, 400, 'Invalid token', token);
   }
@@ -142,7 +174,11 @@ test('dns-leak session: a malformed token is 400 Invalid token, and a path in it
 });
 
 test('dns-leak session: without the private settings it is 500 API key is missing', async () => {
-  const partial: Array<Record<string, string>> = [{}, { PRIVATE_API_KEY: 'k' }, { PRIVATE_API_ENDPOINT: 'https://private-api.example' }];
+  const partial: Array<Record<string, string>> = [
+    {},
+    { PRIVATE_API_KEY: 'k' },
+    { PRIVATE_API_ENDPOINT: 'https://private-api.example' },
+  ];
   for (const env of partial) {
     const app = await api(env);
     const res = await call(app, `/api/dnsleaktest/session/${TOKEN}`);
@@ -196,11 +232,18 @@ test('invisibility: answers every contract field the site reads, with its type',
     webrtc: { proxy: 'boolean', ip: 'string' },
   };
   for (const [object, fields] of Object.entries(types)) {
-    for (const [field, type] of Object.entries(fields)) assert.equal(typeof body[object][field], type, `${object}.${field}`);
+    for (const [field, type] of Object.entries(fields)) {
+      assert.equal(typeof body[object][field], type, `${object}.${field}`);
+    }
   }
   assert.deepEqual(body.webrtc.allips, ['185.107.56.231', '91.64.12.37']);
   assert.deepEqual(body.latency_vs_ping, { vpn: true, tcpTime: 182, pingTime: 41 });
-  assert.deepEqual(body.timezone, { proxy: false, vpn: true, clienttimezone: 'Europe/Berlin', iptimezone: 'Europe/Amsterdam' });
+  assert.deepEqual(body.timezone, {
+    proxy: false,
+    vpn: true,
+    clienttimezone: 'Europe/Berlin',
+    iptimezone: 'Europe/Amsterdam',
+  });
   await app.close();
 });
 
@@ -285,7 +328,12 @@ test('persona: re-serialises the body, forwards headers minus the body and hop o
   const res = await call(app, {
     method: 'POST',
     url: '/api/persona/evaluate',
-    headers: { ...CALLER, 'content-type': 'application/json; charset=utf-8', connection: 'keep-alive', host: 'caller.example' },
+    headers: {
+      ...CALLER,
+      'content-type': 'application/json; charset=utf-8',
+      connection: 'keep-alive',
+      host: 'caller.example',
+    },
     payload: `  ${JSON.stringify(persona, null, 4)}  `,
   });
   assert.equal(res.statusCode, 200);
@@ -308,7 +356,16 @@ test('persona: answers the contract fields the site reads: grade, score as a sha
   const body = (await call(app, { method: 'POST', url: '/api/persona/evaluate', payload: persona })).json();
   assert.equal(body.grade, 'B');
   assert.equal(body.score, 0.74);
-  assert.deepEqual(body.counts, { total: 18, scored: 15, match: 11, mismatch: 2, unnatural: 1, leak: 1, unknown: 1, notApplicable: 2 });
+  assert.deepEqual(body.counts, {
+    total: 18,
+    scored: 15,
+    match: 11,
+    mismatch: 2,
+    unnatural: 1,
+    leak: 1,
+    unknown: 1,
+    notApplicable: 2,
+  });
   assert.equal(body.results.length, 18);
   for (const r of body.results) {
     assert.equal(typeof r.id, 'string');
@@ -318,7 +375,10 @@ test('persona: answers the contract fields the site reads: grade, score as a sha
     assert.equal(typeof r.detail, 'object');
   }
   const counted = (verdict: string) => body.results.filter((r: { verdict: string }) => r.verdict === verdict).length;
-  assert.deepEqual([counted('match'), counted('mismatch'), counted('not-applicable')], [body.counts.match, body.counts.mismatch, body.counts.notApplicable]);
+  assert.deepEqual(
+    [counted('match'), counted('mismatch'), counted('not-applicable')],
+    [body.counts.match, body.counts.mismatch, body.counts.notApplicable],
+  );
   assert.deepEqual(body.results[1], {
     id: 'webrtc-leak',
     axis: 'leak',
@@ -330,7 +390,9 @@ test('persona: answers the contract fields the site reads: grade, score as a sha
 });
 
 test('persona: a null score (ungraded) passes', async () => {
-  fake.on('POST', HOST, '/persona/evaluate', { json: { ...(fixture(HOST, 'persona-evaluation.json') as object), grade: 'unknown', score: null } });
+  fake.on('POST', HOST, '/persona/evaluate', {
+    json: { ...(fixture(HOST, 'persona-evaluation.json') as object), grade: 'unknown', score: null },
+  });
   const app = await api();
   const res = await call(app, { method: 'POST', url: '/api/persona/evaluate', payload: persona });
   assert.equal(res.statusCode, 200);
@@ -340,7 +402,10 @@ test('persona: a null score (ungraded) passes', async () => {
 });
 
 test('persona: the upstream status and payload pass through, the quota 429 included', async () => {
-  fake.on('POST', HOST, '/persona/evaluate', { status: 429, json: { error: 'Monthly quota used up', code: 'quota_exceeded' } });
+  fake.on('POST', HOST, '/persona/evaluate', {
+    status: 429,
+    json: { error: 'Monthly quota used up', code: 'quota_exceeded' },
+  });
   const app = await api();
   const res = await call(app, { method: 'POST', url: '/api/persona/evaluate', payload: persona });
   assert.equal(res.statusCode, 429);
@@ -360,7 +425,14 @@ test('persona: every other method is 405', async () => {
 
 test('persona: without persona.country it is 400 No persona provided', async () => {
   const app = await api();
-  for (const payload of [{}, { persona: {} }, { persona: { country: '' } }, { persona: 'DE' }, { observation: {} }, []]) {
+  for (const payload of [
+    {},
+    { persona: {} },
+    { persona: { country: '' } },
+    { persona: 'DE' },
+    { observation: {} },
+    [],
+  ]) {
     const res = await call(app, { method: 'POST', url: '/api/persona/evaluate', payload: payload as object });
     assert.equal(res.statusCode, 400, JSON.stringify(payload));
     assert.deepEqual(res.json(), { error: 'No persona provided' });
@@ -386,7 +458,9 @@ test('persona: a refused connection or a timeout is 502 Upstream fetch failed', 
   await refused.close();
 
   fake.on('POST', HOST, '/persona/evaluate', { hang: true });
-  const slow = (await buildTestApi({ ...FAKE_PRIVATE_ENV, UPSTREAM_OVERRIDE_ORIGIN: fake.origin, UPSTREAM_TIMEOUT_MS: '50' })).app;
+  const slow = (
+    await buildTestApi({ ...FAKE_PRIVATE_ENV, UPSTREAM_OVERRIDE_ORIGIN: fake.origin, UPSTREAM_TIMEOUT_MS: '50' })
+  ).app;
   const timedOut = await call(slow, { method: 'POST', url: '/api/persona/evaluate', payload: persona });
   assertErrorAnswer(timedOut, 502, 'Upstream fetch failed');
   await slow.close();

@@ -43,7 +43,10 @@ test('inventory lists each country once, upper-cased and sorted, and buckets it 
 test('answers the contract shape: countries as ISO code strings and continents in the site order, cacheable for 7 days', async () => {
   fake.on('GET', HOST, '/v1/probes', { json: fixture(HOST, 'probes.json') });
   const app = await api();
-  const res = await call(app, { url: '/api/probe-countries', headers: { authorization: 'Bearer caller', cookie: 'sid=1' } });
+  const res = await call(app, {
+    url: '/api/probe-countries',
+    headers: { authorization: 'Bearer caller', cookie: 'sid=1' },
+  });
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['cache-control'], 'public, max-age=604800');
   const body = res.json();

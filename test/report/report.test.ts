@@ -38,8 +38,29 @@ function post(app: Parameters<typeof call>[0], body: unknown) {
 /** A valid report whose JSON is exactly `bytes` long: MTR hops, padded through their host names. */
 function reportOfSize(bytes: number) {
   const report = copy(EXAMPLE_REPORT) as Record<string, any>;
-  const hop = (n: number) => ({ n, asn: 3320, host: 'h'.repeat(100), ip: '203.0.113.1', lossPct: 0, drop: 0, rcv: 10, sntCount: 10, lastMs: 10.5, avgMs: 11.25, bestMs: 9.75, worstMs: 14.5, stdevMs: 1.25, javgMs: 0.5 });
-  const probes = Array.from({ length: 32 }, () => ({ countryCode: 'DE', city: 'Frankfurt', network: 'Deutsche Telekom AG', asn: 3320, hops: [] as Array<ReturnType<typeof hop>> }));
+  const hop = (n: number) => ({
+    n,
+    asn: 3320,
+    host: 'h'.repeat(100),
+    ip: '203.0.113.1',
+    lossPct: 0,
+    drop: 0,
+    rcv: 10,
+    sntCount: 10,
+    lastMs: 10.5,
+    avgMs: 11.25,
+    bestMs: 9.75,
+    worstMs: 14.5,
+    stdevMs: 1.25,
+    javgMs: 0.5,
+  });
+  const probes = Array.from({ length: 32 }, () => ({
+    countryCode: 'DE',
+    city: 'Frankfurt',
+    network: 'Deutsche Telekom AG',
+    asn: 3320,
+    hops: [] as Array<ReturnType<typeof hop>>,
+  }));
   report.sections.mtrtest = { testedAt: '2026-11-24T12:33:00.000Z', target: 'example.com', probes };
   // Sizes are counted rather than measured: serialising the whole report after every hop would take seconds.
   let size = Buffer.byteLength(JSON.stringify(report));
@@ -77,7 +98,10 @@ test('the contract example is stored: 201 {id, expiresAt}; GET answers {expiresA
   const ttlMs = Date.parse(expiresAt) - Date.now();
   assert.ok(ttlMs > 3 * DAY - 60_000 && ttlMs <= 3 * DAY, `expiry ${expiresAt}`);
 
-  const [put] = fake.requestsTo('api.cloudflare.com', `/client/v4/accounts/${ACCOUNT}/storage/kv/namespaces/${NAMESPACE}/values/${id}`);
+  const [put] = fake.requestsTo(
+    'api.cloudflare.com',
+    `/client/v4/accounts/${ACCOUNT}/storage/kv/namespaces/${NAMESPACE}/values/${id}`,
+  );
   assert.equal(put?.method, 'PUT');
   assert.equal(put?.query.get('expiration_ttl'), String(3 * 24 * 60 * 60));
   assert.equal(put?.headers.authorization, `Bearer ${TOKEN}`);
@@ -133,11 +157,19 @@ test('an unknown id is 404 and a malformed id is the guard 400', async () => {
 
 test('a store entry past its stored expiry, or outside the whitelist, is 404', async () => {
   const { app, logs } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV });
-  kv.set('BBBBBBBBBBBBBBBBBBBBBB', JSON.stringify({ expiresAt: new Date(Date.now() - 1000).toISOString(), report: EXAMPLE_REPORT }), 3600);
+  kv.set(
+    'BBBBBBBBBBBBBBBBBBBBBB',
+    JSON.stringify({ expiresAt: new Date(Date.now() - 1000).toISOString(), report: EXAMPLE_REPORT }),
+    3600,
+  );
   assert.equal((await call(app, '/api/report/BBBBBBBBBBBBBBBBBBBBBB')).statusCode, 404);
   // A report in the shape this service stored before it followed the page's whitelist.
   const old = { version: 1, createdAt: '2026-11-22T23:50:00.000Z', ipCards: [] };
-  kv.set('CCCCCCCCCCCCCCCCCCCCCC', JSON.stringify({ expiresAt: new Date(Date.now() + DAY).toISOString(), report: old }), 3600);
+  kv.set(
+    'CCCCCCCCCCCCCCCCCCCCCC',
+    JSON.stringify({ expiresAt: new Date(Date.now() + DAY).toISOString(), report: old }),
+    3600,
+  );
   const stale = await call(app, '/api/report/CCCCCCCCCCCCCCCCCCCCCC');
   assertErrorAnswer(stale, 404, 'Report not found or expired');
   assert.equal(logs.find('outside the report whitelist').length, 1);
@@ -146,28 +178,100 @@ test('a store entry past its stored expiry, or outside the whitelist, is 404', a
 
 type Mutation = (r: any) => void;
 const failures: Array<[string, Mutation, string[]]> = [
-  ['a country name as country code', (r) => (r.sections.ipinfo.cards[0].countryCode = 'United States'), ['report.sections.ipinfo.cards[0].countryCode: expected 2-letter country code or empty string']],
+  [
+    'a country name as country code',
+    (r) => (r.sections.ipinfo.cards[0].countryCode = 'United States'),
+    ['report.sections.ipinfo.cards[0].countryCode: expected 2-letter country code or empty string'],
+  ],
   ['an unknown key', (r) => (r.comment = 'hello'), ['report.comment: unknown key']],
-  ['an unknown key deep inside', (r) => (r.sections.ipinfo.cards[0].note = 'x'), ['report.sections.ipinfo.cards[0].note: unknown key']],
-  ['an unknown section', (r) => (r.sections.whois = { testedAt: '2026-11-24T12:00:00Z' }), ['report.sections.whois: unknown section']],
+  [
+    'an unknown key deep inside',
+    (r) => (r.sections.ipinfo.cards[0].note = 'x'),
+    ['report.sections.ipinfo.cards[0].note: unknown key'],
+  ],
+  [
+    'an unknown section',
+    (r) => (r.sections.whois = { testedAt: '2026-11-24T12:00:00Z' }),
+    ['report.sections.whois: unknown section'],
+  ],
   ['no section', (r) => (r.sections = {}), ['report.sections: at least one section required']],
   ['a missing key', (r) => delete r.generatedAt, ['report.generatedAt: missing required key']],
   ['another version', (r) => (r.v = 2), ['report.v: expected integer 1']],
-  ['a wrong type', (r) => (r.sections.ipinfo.cards[0].asn = 15169), ['report.sections.ipinfo.cards[0].asn: expected string (max 16)']],
-  ['a string too long', (r) => (r.sections.ipinfo.cards[0].city = 'x'.repeat(65)), ['report.sections.ipinfo.cards[0].city: expected string (max 64)']],
+  [
+    'a wrong type',
+    (r) => (r.sections.ipinfo.cards[0].asn = 15169),
+    ['report.sections.ipinfo.cards[0].asn: expected string (max 16)'],
+  ],
+  [
+    'a string too long',
+    (r) => (r.sections.ipinfo.cards[0].city = 'x'.repeat(65)),
+    ['report.sections.ipinfo.cards[0].city: expected string (max 64)'],
+  ],
   // 64 code points, but 128 UTF-16 units as the page counts.
-  ['a string too long in UTF-16 units', (r) => (r.sections.ipinfo.cards[0].city = '\u{1F600}'.repeat(64)), ['report.sections.ipinfo.cards[0].city: expected string (max 64)']],
-  ['an unknown enum value', (r) => (r.sections.ipinfo.cards[0].isProxy = 'true'), ['report.sections.ipinfo.cards[0].isProxy: expected one of yes|maybe|no']],
-  ['a number out of range', (r) => (r.sections.ipinfo.cards[0].qualityScore = 101), ['report.sections.ipinfo.cards[0].qualityScore: expected number in [0, 100]']],
-  ['a fraction where an integer belongs', (r) => (r.sections.connectivity = { testedAt: '2026-11-24T12:00:00Z', targets: [{ id: 'g', name: 'G', status: 'ok', timeMs: 1.5 }] }), ['report.sections.connectivity.targets[0].timeMs: expected integer in [0, 600000]']],
-  ['a date Date.parse cannot read', (r) => (r.generatedAt = 'yesterday'), ['report.generatedAt: expected ISO date string']],
-  ['an empty time zone', (r) => (r.sections.ipinfo.cards[0].timezone = ''), ['report.sections.ipinfo.cards[0].timezone: expected IANA time zone name']],
-  ['a malformed IP', (r) => (r.sections.ipinfo.cards[0].ip = '8.8.8'), ['report.sections.ipinfo.cards[0].ip: expected IP address (full or tail-masked)']],
-  ['a masked IPv6 with too few groups', (r) => (r.sections.ipinfo.cards[0].ip = '2a01:4f8:x'), ['report.sections.ipinfo.cards[0].ip: expected IP address (full or tail-masked)']],
-  ['a URL as ping target', (r) => (r.sections.pingtest = { testedAt: '2026-11-24T12:00:00Z', target: 'https://example.com/', probes: [] }), ['report.sections.pingtest.target: expected IP address or domain name']],
-  ['null where not nullable', (r) => (r.sections.ipinfo.cards[0].city = null), ['report.sections.ipinfo.cards[0].city: unexpected null']],
-  ['too many items', (r) => (r.sections.ipinfo.cards = Array.from({ length: 9 }, () => r.sections.ipinfo.cards[0])), ['report.sections.ipinfo.cards: too many items (max 8)']],
-  ['an object where an array belongs', (r) => (r.sections.ipinfo.cards = {}), ['report.sections.ipinfo.cards: expected array']],
+  [
+    'a string too long in UTF-16 units',
+    (r) => (r.sections.ipinfo.cards[0].city = '\u{1F600}'.repeat(64)),
+    ['report.sections.ipinfo.cards[0].city: expected string (max 64)'],
+  ],
+  [
+    'an unknown enum value',
+    (r) => (r.sections.ipinfo.cards[0].isProxy = 'true'),
+    ['report.sections.ipinfo.cards[0].isProxy: expected one of yes|maybe|no'],
+  ],
+  [
+    'a number out of range',
+    (r) => (r.sections.ipinfo.cards[0].qualityScore = 101),
+    ['report.sections.ipinfo.cards[0].qualityScore: expected number in [0, 100]'],
+  ],
+  [
+    'a fraction where an integer belongs',
+    (r) =>
+      (r.sections.connectivity = {
+        testedAt: '2026-11-24T12:00:00Z',
+        targets: [{ id: 'g', name: 'G', status: 'ok', timeMs: 1.5 }],
+      }),
+    ['report.sections.connectivity.targets[0].timeMs: expected integer in [0, 600000]'],
+  ],
+  [
+    'a date Date.parse cannot read',
+    (r) => (r.generatedAt = 'yesterday'),
+    ['report.generatedAt: expected ISO date string'],
+  ],
+  [
+    'an empty time zone',
+    (r) => (r.sections.ipinfo.cards[0].timezone = ''),
+    ['report.sections.ipinfo.cards[0].timezone: expected IANA time zone name'],
+  ],
+  [
+    'a malformed IP',
+    (r) => (r.sections.ipinfo.cards[0].ip = '8.8.8'),
+    ['report.sections.ipinfo.cards[0].ip: expected IP address (full or tail-masked)'],
+  ],
+  [
+    'a masked IPv6 with too few groups',
+    (r) => (r.sections.ipinfo.cards[0].ip = '2a01:4f8:x'),
+    ['report.sections.ipinfo.cards[0].ip: expected IP address (full or tail-masked)'],
+  ],
+  [
+    'a URL as ping target',
+    (r) => (r.sections.pingtest = { testedAt: '2026-11-24T12:00:00Z', target: 'https://example.com/', probes: [] }),
+    ['report.sections.pingtest.target: expected IP address or domain name'],
+  ],
+  [
+    'null where not nullable',
+    (r) => (r.sections.ipinfo.cards[0].city = null),
+    ['report.sections.ipinfo.cards[0].city: unexpected null'],
+  ],
+  [
+    'too many items',
+    (r) => (r.sections.ipinfo.cards = Array.from({ length: 9 }, () => r.sections.ipinfo.cards[0])),
+    ['report.sections.ipinfo.cards: too many items (max 8)'],
+  ],
+  [
+    'an object where an array belongs',
+    (r) => (r.sections.ipinfo.cards = {}),
+    ['report.sections.ipinfo.cards: expected array'],
+  ],
 ];
 
 for (const [name, mutate, details] of failures) {
@@ -193,7 +297,14 @@ test('tail-masked and full addresses, empty country codes, nulls where nullable 
   }
   report.sections.speedtest = { testedAt: '2026-11-24T12:00:00Z', downloadMbps: null, uploadMbps: 12.5 };
   report.sections.pingtest = { testedAt: '2026-11-24T12:00:00Z', target: 'Sub.Example.COM', probes: [] };
-  report.sections.persona = { testedAt: '2026-11-24T12:00:00Z', country: '', grade: 'unknown', score: null, counts: { total: 0, scored: 0, match: 0, mismatch: 0, unnatural: 0, leak: 0, unknown: 0, notApplicable: 0 }, results: [] };
+  report.sections.persona = {
+    testedAt: '2026-11-24T12:00:00Z',
+    country: '',
+    grade: 'unknown',
+    score: null,
+    counts: { total: 0, scored: 0, match: 0, mismatch: 0, unnatural: 0, leak: 0, unknown: 0, notApplicable: 0 },
+    results: [],
+  };
   const res = await post(app, { report, ttlDays: 1 });
   assert.equal(res.statusCode, 201, res.body);
   await app.close();
@@ -202,7 +313,13 @@ test('tail-masked and full addresses, empty country codes, nulls where nullable 
 test('a 400 names at most 20 problems', async () => {
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV });
   const report: any = copy(EXAMPLE_REPORT);
-  report.sections.ipinfo.cards = Array.from({ length: 8 }, () => ({ source: 1, ip: 'x', countryCode: 'USA', city: 2, isp: 3 }));
+  report.sections.ipinfo.cards = Array.from({ length: 8 }, () => ({
+    source: 1,
+    ip: 'x',
+    countryCode: 'USA',
+    city: 2,
+    isp: 3,
+  }));
   const res = await post(app, { report, ttlDays: 1 });
   assert.equal(res.statusCode, 400);
   const { details } = res.json();
@@ -237,7 +354,10 @@ test('the size is judged after the whitelist: an oversized invalid report is 400
   report.sections.ipinfo.cards[0].note = 'x';
   const res = await post(app, { report, ttlDays: 1 });
   assert.equal(res.statusCode, 400);
-  assert.deepEqual(res.json(), { error: 'Invalid report', details: ['report.sections.ipinfo.cards[0].note: unknown key'] });
+  assert.deepEqual(res.json(), {
+    error: 'Invalid report',
+    details: ['report.sections.ipinfo.cards[0].note: unknown key'],
+  });
   await app.close();
 });
 
@@ -256,7 +376,12 @@ test('ttlDays 1, 3 and 7 are kept, anything else becomes 1', async () => {
   assert.deepEqual([1, 3, 7].map(normaliseTtlDays), [1, 3, 7]);
   for (const value of [0, 2, 30, -1, 3.5, '3', null, undefined, {}]) assert.equal(normaliseTtlDays(value), 1);
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV });
-  for (const [ttlDays, seconds] of [[7, 604800], [30, 86400], ['7', 86400], [undefined, 86400]] as const) {
+  for (const [ttlDays, seconds] of [
+    [7, 604800],
+    [30, 86400],
+    ['7', 86400],
+    [undefined, 86400],
+  ] as const) {
     fake.requests.length = 0;
     const res = await post(app, { report: EXAMPLE_REPORT, ttlDays });
     assert.equal(res.statusCode, 201);
@@ -312,7 +437,11 @@ test('a store outage is a logged 500 {error}, never a success', async () => {
 });
 
 test('a refused write (wrong token) and an unreachable store are 500 too', async () => {
-  const wrong = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV, RADAR_API_KEY: 'other-token' });
+  const wrong = await buildTestApi({
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    ...STORE_ENV,
+    RADAR_API_KEY: 'other-token',
+  });
   const refused = await post(wrong.app, { report: EXAMPLE_REPORT, ttlDays: 1 });
   assert.equal(refused.statusCode, 500);
   assert.match(JSON.stringify(wrong.logs.find('request failed')), /Authentication error/);

@@ -65,7 +65,7 @@ async function bootedApi(t: TestContext) {
 
 const statusPageCalls = () => PROVIDERS.reduce((sum, p) => sum + fake.requestsTo(new URL(p.page).host).length, 0);
 
-test('the provider list is the frontend\'s 16 providers with their exact ids, names and pages', () => {
+test("the provider list is the frontend's 16 providers with their exact ids, names and pages", () => {
   assert.deepEqual(
     PROVIDERS.map((p) => [p.id, p.name, p.page]),
     CONTRACT_PROVIDERS.map((row) => [...row]),
@@ -84,15 +84,23 @@ test('overview: every provider with id, name, page and a light, from the primed 
   assert.ok(Value.Check(Overview, overview), res.body);
   assert.equal(typeof overview.updatedAt, 'string');
   assert.ok(Number.isFinite(Date.parse(overview.updatedAt as string)));
-  assert.deepEqual(overview.providers.map((p: { id: string; name: string; page: string }) => [p.id, p.name, p.page]), CONTRACT_PROVIDERS.map((row) => [...row]));
-  assert.deepEqual(overview.providers.find((p: { id: string }) => p.id === 'github'), {
-    id: 'github',
-    name: 'GitHub',
-    page: 'https://www.githubstatus.com',
-    indicator: 'minor',
-  });
+  assert.deepEqual(
+    overview.providers.map((p: { id: string; name: string; page: string }) => [p.id, p.name, p.page]),
+    CONTRACT_PROVIDERS.map((row) => [...row]),
+  );
+  assert.deepEqual(
+    overview.providers.find((p: { id: string }) => p.id === 'github'),
+    {
+      id: 'github',
+      name: 'GitHub',
+      page: 'https://www.githubstatus.com',
+      indicator: 'minor',
+    },
+  );
   // The fakes give every card a light, in every colour.
-  const lights = Object.fromEntries(overview.providers.map((p: { id: string; indicator: string }) => [p.id, p.indicator]));
+  const lights = Object.fromEntries(
+    overview.providers.map((p: { id: string; indicator: string }) => [p.id, p.indicator]),
+  );
   assert.deepEqual(
     [lights.claude, lights.github, lights.supabase, lights.groq, lights.render, lights.cloudflare, lights.stripe],
     ['minor', 'minor', 'minor', 'major', 'critical', 'maintenance', 'none'],
@@ -108,7 +116,7 @@ test('overview: every provider with id, name, page and a light, from the primed 
   assert.equal(statusPageCalls(), 2 * PROVIDERS.length);
 });
 
-test('detail: top-level components and the latest incidents in the contract\'s fields, GitHub without its note row', async (t) => {
+test("detail: top-level components and the latest incidents in the contract's fields, GitHub without its note row", async (t) => {
   const app = await bootedApi(t);
   const res = await call(app, '/api/service-status/detail?id=github');
   assert.equal(res.statusCode, 200);
@@ -118,7 +126,18 @@ test('detail: top-level components and the latest incidents in the contract\'s f
   assert.equal(body.id, 'github');
   assert.deepEqual(
     body.components.map((c: { name: string }) => c.name),
-    ['Git Operations', 'Webhooks', 'API Requests', 'Issues', 'Pull Requests', 'Actions', 'Packages', 'Pages', 'Codespaces', 'Copilot'],
+    [
+      'Git Operations',
+      'Webhooks',
+      'API Requests',
+      'Issues',
+      'Pull Requests',
+      'Actions',
+      'Packages',
+      'Pages',
+      'Codespaces',
+      'Copilot',
+    ],
   );
   assert.deepEqual(body.components[0], { name: 'Git Operations', status: 'operational' });
   assert.deepEqual(body.components[5], { name: 'Actions', status: 'degraded_performance' });
@@ -241,7 +260,9 @@ test('a failing summary keeps the last good entry; a failing incidents.json keep
   fake.on('GET', 'status.beta.test', '/api/v2/summary.json', { status: 503, body: 'upstream down' });
   fake.on('GET', 'status.gamma.test', '/api/v2/summary.json', { json: { unexpected: true } });
   fake.on('GET', 'status.alpha.test', '/api/v2/incidents.json', { status: 500, body: 'oops' });
-  fake.on('GET', 'status.alpha.test', '/api/v2/summary.json', { json: { ...github('summary.json'), status: { indicator: 'none', description: 'All Systems Operational' } } });
+  fake.on('GET', 'status.alpha.test', '/api/v2/summary.json', {
+    json: { ...github('summary.json'), status: { indicator: 'none', description: 'All Systems Operational' } },
+  });
   clock += 10 * 60 * 1000;
   await p.refresh();
 
@@ -249,17 +270,30 @@ test('a failing summary keeps the last good entry; a failing incidents.json keep
   const lights = Object.fromEntries(p.overview().providers.map((l) => [l.id, l.indicator]));
   assert.deepEqual(lights, { alpha: 'none', beta: 'minor', gamma: 'minor' });
   // alpha: a fresh light, the previous incidents.
-  assert.deepEqual(p.detail('alpha')!.incidents, good.incidents.map((i) => ({ ...i, url: i.url.replace('beta', 'alpha') })));
+  assert.deepEqual(
+    p.detail('alpha')!.incidents,
+    good.incidents.map((i) => ({ ...i, url: i.url.replace('beta', 'alpha') })),
+  );
   assert.equal(p.overview().updatedAt, '2026-11-22T12:10:00.000Z');
   assert.deepEqual(JSON.parse(p.overviewJson()), p.overview(), 'the JSON the route sends is written at each refresh');
   // One line for both, naming them, without a stack.
   const [told, ...more] = logs.find('status pages not reached');
   assert.equal(more.length, 0);
   assert.equal(told!.level, 40);
-  assert.match(String(told!.msg), /^service status: 2 of 3 status pages not reached \(beta, gamma; e\.g\. Upstream answered 503 with a body that is not JSON\): .*tried again every 5 minutes$/);
-  assert.deepEqual(told!.reasons, { beta: 'Upstream answered 503 with a body that is not JSON', gamma: 'summary.json is not in the Statuspage shape' });
+  assert.match(
+    String(told!.msg),
+    /^service status: 2 of 3 status pages not reached \(beta, gamma; e\.g\. Upstream answered 503 with a body that is not JSON\): .*tried again every 5 minutes$/,
+  );
+  assert.deepEqual(told!.reasons, {
+    beta: 'Upstream answered 503 with a body that is not JSON',
+    gamma: 'summary.json is not in the Statuspage shape',
+  });
   assert.equal(told!.err, undefined);
-  assert.deepEqual(p.status(), { state: 'stale', updatedAt: new Date('2026-11-22T12:00:00.000Z') }, 'dated by the oldest snapshot shown');
+  assert.deepEqual(
+    p.status(),
+    { state: 'stale', updatedAt: new Date('2026-11-22T12:00:00.000Z') },
+    'dated by the oldest snapshot shown',
+  );
 
   // The same outage five minutes later is not told again at warn; its end is.
   clock += 5 * 60 * 1000;
@@ -288,8 +322,13 @@ test('a provider that never answered is unknown with no components; a hanging on
   assert.equal(p.overview().providers[0]!.indicator, 'minor');
 });
 
-test('odd pages: at most 40 components and 10 incidents, newest first; values outside Statuspage\'s lists get the defaults', async () => {
-  const components = Array.from({ length: 55 }, (_, i) => ({ id: `c${i}`, name: `Component ${i}`, status: i === 0 ? 'sideways' : 'operational', group_id: null }));
+test("odd pages: at most 40 components and 10 incidents, newest first; values outside Statuspage's lists get the defaults", async () => {
+  const components = Array.from({ length: 55 }, (_, i) => ({
+    id: `c${i}`,
+    name: `Component ${i}`,
+    status: i === 0 ? 'sideways' : 'operational',
+    group_id: null,
+  }));
   components.push({ name: 42 } as never, 'row' as never);
   // Listed oldest first, two without any date.
   const incidents = Array.from({ length: 14 }, (_, i) => ({
@@ -300,7 +339,9 @@ test('odd pages: at most 40 components and 10 incidents, newest first; values ou
     ...(i < 2 ? {} : { started_at: new Date(Date.UTC(2026, 10, 1 + i)).toISOString() }),
   }));
   incidents.push({ name: 'no id' } as never);
-  fake.on('GET', 'status.alpha.test', '/api/v2/summary.json', { json: { status: { indicator: 'purple' }, components } });
+  fake.on('GET', 'status.alpha.test', '/api/v2/summary.json', {
+    json: { status: { indicator: 'purple' }, components },
+  });
   fake.on('GET', 'status.alpha.test', '/api/v2/incidents.json', { json: { incidents } });
   const p = poller({ providers: [TEST_PROVIDERS[0]!] });
   await p.refresh();

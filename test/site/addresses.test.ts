@@ -3,10 +3,33 @@ import test from 'node:test';
 import { isPrefix, isReserved, lookupTarget, macDigits, prefixOf } from '../../web/site/src/lib/ip.js';
 
 test('the visitor’s own address counts as reserved when no source can place it', () => {
-  for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.20', '100.64.0.1', '169.254.1.1', '0.0.0.0', '224.0.0.1', '::1', '::', 'fe80::1', 'fd00::1', 'ff02::1', '2001:db8::1', '::ffff:192.168.1.1']) {
+  for (const ip of [
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.20',
+    '100.64.0.1',
+    '169.254.1.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00::1',
+    'ff02::1',
+    '2001:db8::1',
+    '::ffff:192.168.1.1',
+  ]) {
     assert.equal(isReserved(ip), true, ip);
   }
-  for (const ip of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '2a01:4f8:c0c:1234::1', '2001:4860:4860::8888', '::ffff:8.8.8.8']) {
+  for (const ip of [
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '2a01:4f8:c0c:1234::1',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8',
+  ]) {
     assert.equal(isReserved(ip), false, ip);
   }
 });
@@ -26,7 +49,9 @@ test('the lookup box sends each kind of query to its page', () => {
   assert.deepEqual(lookupTarget('1.1.1.0/24'), { path: '/prefix/1.1.1.0/24' });
   assert.deepEqual(lookupTarget('00-00-0c-12-34-56'), { path: '/mac/00:00:0C:12:34:56' });
   assert.deepEqual(lookupTarget('https://Example.COM/path?x=1'), { path: '/whois', query: { q: 'example.com' } });
-  for (const nothing of ['', 'hello', '1.2.3.4/33', 'AS99999999999', '300.1.1.1']) assert.equal(lookupTarget(nothing), null, nothing);
+  for (const nothing of ['', 'hello', '1.2.3.4/33', 'AS99999999999', '300.1.1.1']) {
+    assert.equal(lookupTarget(nothing), null, nothing);
+  }
 });
 
 test('prefixes and MAC addresses are recognised in their usual spellings', () => {

@@ -19,7 +19,11 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sources(join(dir, entry.name)) : /\.(vue|ts)$/.test(entry.name) ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? sources(join(dir, entry.name))
+      : /\.(vue|ts)$/.test(entry.name)
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 

@@ -40,7 +40,11 @@ export async function buildTestApi(env: Record<string, string> = {}, dispatcher?
  * Like buildTestApi, with test-only `routes` registered under /api beside the
  * real ones, so a global behaviour can be tested before a capability uses it.
  */
-export async function buildTestApiWith(env: Record<string, string>, routes: FastifyPluginAsync, dispatcher?: Dispatcher): Promise<TestApi> {
+export async function buildTestApiWith(
+  env: Record<string, string>,
+  routes: FastifyPluginAsync,
+  dispatcher?: Dispatcher,
+): Promise<TestApi> {
   // Load shedding answers 503 when the event loop lags, which a busy test machine
   // causes by itself; only its own test turns it on.
   const config = loadConfig({ LOG_LEVEL: 'debug', DATA_DIR: '/nonexistent-test-data', LOAD_SHEDDING: 'false', ...env });
@@ -49,7 +53,12 @@ export async function buildTestApiWith(env: Record<string, string>, routes: Fast
     await api.register(capabilities);
     await api.register(routes);
   };
-  const app = await buildApi({ config, logger: createLogger(config, logs, secretValues(config)), dispatcher, routes: withTestRoutes });
+  const app = await buildApi({
+    config,
+    logger: createLogger(config, logs, secretValues(config)),
+    dispatcher,
+    routes: withTestRoutes,
+  });
   await app.ready();
   return { app, logs };
 }
@@ -82,6 +91,9 @@ export function assertErrorAnswer(res: ErrorAnswer, status: number, error: strin
 }
 
 /** Each URL is refused by a guard: 400, exactly `{ error }`, never cacheable. */
-export async function assertGuardErrors(app: FastifyInstance, cases: ReadonlyArray<readonly [url: string, error: string]>): Promise<void> {
+export async function assertGuardErrors(
+  app: FastifyInstance,
+  cases: ReadonlyArray<readonly [url: string, error: string]>,
+): Promise<void> {
   for (const [url, error] of cases) assertErrorAnswer(await call(app, url), 400, error, url);
 }

@@ -12,4 +12,3 @@ export function exampleRequest(urlStart: string, method = 'GET'): ExampleRequest
   if (!found) throw new Error(`no example request ${method} ${urlStart} in routes/*/examples.ts`);
   return found;
 }
-

@@ -42,7 +42,10 @@ export class FakeKv {
   down = false;
   private readonly now: () => number;
 
-  constructor(fake: FakeUpstream, private readonly options: FakeKvOptions) {
+  constructor(
+    fake: FakeUpstream,
+    private readonly options: FakeKvOptions,
+  ) {
     this.now = options.now ?? Date.now;
     const values = new RegExp(
       `^/client/v4/accounts/${options.accountId}/storage/kv/namespaces/${options.namespaceId}/values/([^/]+)$`,
@@ -58,7 +61,12 @@ export class FakeKv {
 
   private authorised(req: Recorded, res: ServerResponse): boolean {
     if (this.down) {
-      send(res, 500, { success: false, errors: [{ code: 10001, message: 'service unavailable' }], messages: [], result: null });
+      send(res, 500, {
+        success: false,
+        errors: [{ code: 10001, message: 'service unavailable' }],
+        messages: [],
+        result: null,
+      });
       return false;
     }
     if (req.headers.authorization !== `Bearer ${this.options.token}`) {
@@ -84,16 +92,30 @@ export class FakeKv {
         body: new Uint8Array(req.body),
       }).formData();
     } catch {
-      send(res, 400, { success: false, errors: [{ code: 10026, message: 'could not parse request body' }], messages: [], result: null });
+      send(res, 400, {
+        success: false,
+        errors: [{ code: 10026, message: 'could not parse request body' }],
+        messages: [],
+        result: null,
+      });
       return;
     }
     const value = form.get('value');
     const metadata = form.get('metadata');
     if (typeof value !== 'string') {
-      send(res, 400, { success: false, errors: [{ code: 10026, message: 'missing value' }], messages: [], result: null });
+      send(res, 400, {
+        success: false,
+        errors: [{ code: 10026, message: 'missing value' }],
+        messages: [],
+        result: null,
+      });
       return;
     }
-    this.store(key, { value, metadata: typeof metadata === 'string' ? metadata : null, expiresAt: this.now() + ttl * 1000 });
+    this.store(key, {
+      value,
+      metadata: typeof metadata === 'string' ? metadata : null,
+      expiresAt: this.now() + ttl * 1000,
+    });
     send(res, 200, ANSWERS.stored);
   }
 

@@ -30,7 +30,13 @@ export function maxmindArchive(edition: Edition, mmdb: Buffer): Buffer {
 export const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** Serves one edition's archive and checksum on `fake`, as the download service does (GET and HEAD). */
-export function serveMaxmind(fake: FakeUpstream, edition: Edition, tgz: Buffer, lastModified: Date, checksum = sha256(tgz)): void {
+export function serveMaxmind(
+  fake: FakeUpstream,
+  edition: Edition,
+  tgz: Buffer,
+  lastModified: Date,
+  checksum = sha256(tgz),
+): void {
   const path = `/geoip/databases/${EDITIONS[edition]}/download`;
   const headers = { 'last-modified': lastModified.toUTCString(), 'content-type': 'application/gzip' };
   fake.on('*', MAXMIND_HOST, path, (req, res) => {

@@ -68,7 +68,10 @@ export class FakeUpstream {
     this.server.on('request', (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => void this.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), res));
+      req.on(
+        'end',
+        () => void this.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), res),
+      );
     });
   }
 
@@ -107,7 +110,13 @@ export class FakeUpstream {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private async handle(method: string, rawUrl: string, headers: IncomingHttpHeaders, body: Buffer, res: ServerResponse) {
+  private async handle(
+    method: string,
+    rawUrl: string,
+    headers: IncomingHttpHeaders,
+    body: Buffer,
+    res: ServerResponse,
+  ) {
     const url = new URL(rawUrl, 'http://fake');
     const [, host = '', ...rest] = url.pathname.split('/');
     const recorded: Recorded = { method, host, path: '/' + rest.join('/'), query: url.searchParams, headers, body };
@@ -119,7 +128,9 @@ export class FakeUpstream {
         (typeof r.path === 'string' ? r.path === recorded.path : r.path.test(recorded.path)),
     );
     if (!route) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `no fake route for ${method} ${host}${recorded.path}` }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: `no fake route for ${method} ${host}${recorded.path}` }));
       return;
     }
     if (typeof route.reply === 'function') {

@@ -5,7 +5,9 @@ import type { GeoRecord } from '../../routes/geo/normalise.js';
  * (Google in Mountain View), with what one source says differently: its
  * coordinates, its country name, its extra fields.
  */
-export function mountainViewRecord(differences: Partial<GeoRecord> & Record<string, unknown> = {}): Record<string, unknown> {
+export function mountainViewRecord(
+  differences: Partial<GeoRecord> & Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     ip: '8.8.8.8',
     city: 'Mountain View',

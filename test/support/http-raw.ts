@@ -22,14 +22,21 @@ export interface RawOptions {
 export function rawRequest(origin: string, target: string, options: RawOptions = {}): Promise<RawAnswer> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, path: target, method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: hostname, port, path: target, method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
-    const expectsContinue = Object.entries(options.headers ?? {}).some(([name, value]) => name.toLowerCase() === 'expect' && value.toLowerCase() === '100-continue');
+    const expectsContinue = Object.entries(options.headers ?? {}).some(
+      ([name, value]) => name.toLowerCase() === 'expect' && value.toLowerCase() === '100-continue',
+    );
     if (expectsContinue) req.once('continue', () => req.end(options.body));
     else req.end(options.body);
   });

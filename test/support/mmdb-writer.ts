@@ -8,7 +8,8 @@ import ipaddr from 'ipaddr.js';
  * tree with IPv4 at ::/96, and 24-, 28- or 32-bit records.
  */
 
-export type MmdbValue = string | number | boolean | bigint | MmdbValue[] | { [key: string]: MmdbValue } | Uint16 | Uint32 | Double;
+export type MmdbValue =
+  string | number | boolean | bigint | MmdbValue[] | { [key: string]: MmdbValue } | Uint16 | Uint32 | Double;
 
 /** Wrappers that pin a number's MaxMind type; a bare number is a uint32 when it is a whole number below 2^32, else a double. */
 export class Uint16 {
@@ -93,7 +94,10 @@ export function encodeValue(value: MmdbValue): Buffer {
   }
   if (Array.isArray(value)) return Buffer.concat([control(TYPE.array, value.length), ...value.map(encodeValue)]);
   const entries = Object.entries(value);
-  return Buffer.concat([control(TYPE.map, entries.length), ...entries.flatMap(([k, v]) => [encodeValue(k), encodeValue(v)])]);
+  return Buffer.concat([
+    control(TYPE.map, entries.length),
+    ...entries.flatMap(([k, v]) => [encodeValue(k), encodeValue(v)]),
+  ]);
 }
 
 const EMPTY = -1;
@@ -149,7 +153,8 @@ function writeRecords(tree: Tree, recordSize: 24 | 28 | 32, dataOffsets: number[
   const nodeCount = tree.count;
   const nodeBytes = recordSize / 4;
   const out = Buffer.alloc(nodeCount * nodeBytes);
-  const value = (child: number) => (child === EMPTY ? nodeCount : child >= 0 ? child : nodeCount + 16 + dataOffsets[-2 - child]!);
+  const value = (child: number) =>
+    child === EMPTY ? nodeCount : child >= 0 ? child : nodeCount + 16 + dataOffsets[-2 - child]!;
   for (let n = 0; n < nodeCount; n++) {
     const l = value(tree.left[n]!);
     const r = value(tree.right[n]!);
@@ -199,7 +204,8 @@ export function writeMmdb(options: MmdbOptions): Buffer {
   const byRef = new Map<object, number>();
   for (const { network, data } of options.networks) {
     let index = byRef.get(data);
-    const json = index === undefined ? JSON.stringify(data, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) : '';
+    const json =
+      index === undefined ? JSON.stringify(data, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) : '';
     index ??= dataIndex.get(json);
     if (index === undefined) {
       index = dataOffsets.length;
@@ -226,5 +232,11 @@ export function writeMmdb(options: MmdbOptions): Buffer {
     build_epoch: BigInt(options.buildEpoch ?? Math.floor(Date.now() / 1000)),
     description: options.description ?? { en: `${options.databaseType} test database` },
   });
-  return Buffer.concat([writeRecords(tree, recordSize, dataOffsets), Buffer.alloc(16), ...dataChunks, METADATA_MARKER, metadata]);
+  return Buffer.concat([
+    writeRecords(tree, recordSize, dataOffsets),
+    Buffer.alloc(16),
+    ...dataChunks,
+    METADATA_MARKER,
+    metadata,
+  ]);
 }

@@ -33,7 +33,9 @@ export class Nginx {
   static async start(dir: string, frontPorts: number[]): Promise<Nginx> {
     const example = await readFile(fromAppRoot('deploy/nginx-instances.conf'), 'utf8');
     const servers = frontPorts.map((port) => `    server 127.0.0.1:${port} max_fails=3 fail_timeout=10s;`).join('\n');
-    const upstream = block(example, 'upstream netdiag_front').replace(/^\s*server 127\.0\.0\.1:\d+.*$/gm, '').replace('{', `{\n${servers}`);
+    const upstream = block(example, 'upstream netdiag_front')
+      .replace(/^\s*server 127\.0\.0\.1:\d+.*$/gm, '')
+      .replace('{', `{\n${servers}`);
     const location = block(example, 'location /');
     const [port] = (await freePorts(1)) as [number];
     const conf = join(dir, 'nginx.conf');

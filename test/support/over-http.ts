@@ -23,7 +23,10 @@ export const heldAtLeast = (ms: number, due: number) => ms >= due - 5;
  * gave this very request (0 when none) and whether it counted it at all.
  */
 export const slowDownProbe: FastifyPluginAsync = async (app) => {
-  app.get('/t/slow-down', async (request) => ({ delay: request.slowDown?.delay ?? 0, counted: request.slowDown !== null }));
+  app.get('/t/slow-down', async (request) => ({
+    delay: request.slowDown?.delay ?? 0,
+    counted: request.slowDown !== null,
+  }));
 };
 
 export interface TimedRequest {
@@ -37,7 +40,9 @@ export interface TimedRequest {
  * with the allowed Referer. For what inject() cannot show: the slow-down
  * answers an injected request at once, since its fake socket counts as closed.
  */
-export async function overHttp(app: FastifyInstance): Promise<(path: string, options?: TimedRequest) => Promise<TimedAnswer>> {
+export async function overHttp(
+  app: FastifyInstance,
+): Promise<(path: string, options?: TimedRequest) => Promise<TimedAnswer>> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return async (path, { method = 'GET', headers = {}, body } = {}) => {

@@ -30,9 +30,13 @@ export class RedisServer {
   }
 
   async start(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const failed = once(child, 'error').then(([err]) => {
       throw new Error(`redis-server could not start (apt-get install -y redis-server): ${(err as Error).message}`);
     });

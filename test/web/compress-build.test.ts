@@ -46,14 +46,26 @@ test('brotli and gzip variants beside each compressible file, decompressing to i
     }
     assert.ok(existsSync(join(dir, 'index.html.br')) && existsSync(join(dir, 'index.html.gz')));
     for (const path of ['assets/logo-AbCd1234.png', 'assets/font-AbCd1234.woff2']) {
-      assert.equal(existsSync(join(dir, `${path}.br`)) || existsSync(join(dir, `${path}.gz`)), false, `${path}: already compressed, no variant`);
+      assert.equal(
+        existsSync(join(dir, `${path}.br`)) || existsSync(join(dir, `${path}.gz`)),
+        false,
+        `${path}: already compressed, no variant`,
+      );
     }
-    assert.equal(existsSync(join(dir, 'tiny.txt.br')), false, 'a variant no smaller than its file is not kept, nor an old one');
+    assert.equal(
+      existsSync(join(dir, 'tiny.txt.br')),
+      false,
+      'a variant no smaller than its file is not kept, nor an old one',
+    );
     assert.equal(existsSync(join(dir, 'tiny.txt.gz')), false);
 
     const again = await compressFolder(dir);
     assert.equal(again.compressed, 3, 'a second run gives the same files variants again');
-    assert.equal(existsSync(join(dir, 'index.html.br.br')) || existsSync(join(dir, 'index.html.gz.gz')), false, 'variants are not compressed themselves');
+    assert.equal(
+      existsSync(join(dir, 'index.html.br.br')) || existsSync(join(dir, 'index.html.gz.gz')),
+      false,
+      'variants are not compressed themselves',
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -62,14 +74,20 @@ test('brotli and gzip variants beside each compressible file, decompressing to i
 test('the script behind npm run compress takes the folder on the command line, and fails clearly on a missing folder', async () => {
   const dir = await fixture();
   try {
-    const ok = spawn(process.execPath, ['--import', 'tsx', 'web/compress-build.ts', dir], { cwd: APP_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const ok = spawn(process.execPath, ['--import', 'tsx', 'web/compress-build.ts', dir], {
+      cwd: APP_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     ok.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     assert.equal(((await once(ok, 'exit')) as [number])[0], 0);
     assert.match(out, /compress: 3 files/);
     assert.ok(existsSync(join(dir, 'assets', 'index-AbCd1234.js.br')));
 
-    const missing = spawn(process.execPath, ['--import', 'tsx', 'web/compress-build.ts', join(dir, 'nope')], { cwd: APP_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const missing = spawn(process.execPath, ['--import', 'tsx', 'web/compress-build.ts', join(dir, 'nope')], {
+      cwd: APP_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     missing.stderr!.on('data', (c: Buffer) => (err += c.toString()));
     assert.equal(((await once(missing, 'exit')) as [number])[0], 1);

@@ -20,8 +20,12 @@ const echoRoutes: FastifyPluginAsync = async (app) => {
     body: request.body ?? null,
   });
   app.route({ method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], url: '/t/echo/*', handler: echo });
-  app.get('/t/status/:code', async (request, reply) => reply.code(Number((request.params as { code: string }).code)).send({ code: true }));
-  app.get('/t/binary', async (_request, reply) => reply.type('image/jpeg').header('cache-control', 'public, max-age=31536000').send(BINARY));
+  app.get('/t/status/:code', async (request, reply) =>
+    reply.code(Number((request.params as { code: string }).code)).send({ code: true }),
+  );
+  app.get('/t/binary', async (_request, reply) =>
+    reply.type('image/jpeg').header('cache-control', 'public, max-age=31536000').send(BINARY),
+  );
 };
 
 let api: FastifyInstance;
@@ -47,7 +51,11 @@ after(async () => {
 
 // The /api hand-over lives in the front listener's HTTP server, so these go over real sockets.
 async function front(path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  const res = await request(`${frontOrigin}${path}`, { method: (options.method ?? 'GET') as 'GET', headers: options.headers, body: options.body });
+  const res = await request(`${frontOrigin}${path}`, {
+    method: (options.method ?? 'GET') as 'GET',
+    headers: options.headers,
+    body: options.body,
+  });
   const raw = Buffer.from(await res.body.arrayBuffer());
   return { statusCode: res.statusCode, headers: res.headers, raw, json: () => JSON.parse(raw.toString('utf8')) };
 }
@@ -57,7 +65,12 @@ test('/api is forwarded with method, path, query, headers and body', async () =>
     const withBody = method !== 'GET' && method !== 'DELETE';
     const res = await front('/api/t/echo/a/b?x=1&y=two%20words', {
       method,
-      headers: { ...REFERER, 'accept-language': 'fr', 'x-custom': 'kept', ...(withBody ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...REFERER,
+        'accept-language': 'fr',
+        'x-custom': 'kept',
+        ...(withBody ? { 'content-type': 'application/json' } : {}),
+      },
       body: withBody ? JSON.stringify({ hello: method }) : undefined,
     });
     assert.equal(res.statusCode, 200, method);
@@ -99,10 +112,13 @@ test('a binary answer streams through byte for byte', async () => {
 });
 
 test('a JSON body over 500 KB sent through the front listener gets the API’s 413', async () => {
-  const res = await front('/api/t/echo/big', { method: 'POST', headers: { ...REFERER, 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(501 * 1024) }) });
+  const res = await front('/api/t/echo/big', {
+    method: 'POST',
+    headers: { ...REFERER, 'content-type': 'application/json' },
+    body: JSON.stringify({ pad: 'x'.repeat(501 * 1024) }),
+  });
   assert.equal(res.statusCode, 413);
 });
-
 
 test('isApiPath: /api and below, nothing else', () => {
   for (const url of ['/api', '/api/', '/api/configs?x=1', '/api?x=1']) assert.equal(isApiPath(url), true, url);

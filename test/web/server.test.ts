@@ -36,10 +36,15 @@ test('LOG_FORMAT=json: one JSON object per line on standard output, with numeric
   assert.equal(server.lines.length, server.text.length, 'every line is a JSON object');
   for (const entry of server.lines) {
     assert.ok([20, 30, 40, 50, 60].includes(entry.level as number), `numeric level: ${JSON.stringify(entry)}`);
-    assert.ok(typeof entry.time === 'number' && entry.time >= started && entry.time <= ended, `epoch-ms time: ${JSON.stringify(entry)}`);
+    assert.ok(
+      typeof entry.time === 'number' && entry.time >= started && entry.time <= ended,
+      `epoch-ms time: ${JSON.stringify(entry)}`,
+    );
     assert.equal(typeof entry.msg, 'string');
   }
-  const listening = server.lines.filter((l) => l.level === 30 && /^(API|front) listener at http:\/\/127\.0\.0\.1:\d+ /.test(String(l.msg)));
+  const listening = server.lines.filter(
+    (l) => l.level === 30 && /^(API|front) listener at http:\/\/127\.0\.0\.1:\d+ /.test(String(l.msg)),
+  );
   assert.deepEqual(
     listening.map((l) => l.msg),
     [
@@ -60,7 +65,10 @@ test('each override setting logs exactly one warning at start-up, naming it and 
   }
   const quiet = await startServer({ LOG_LEVEL: 'info' });
   assert.equal(await stopServer(quiet), 0);
-  assert.ok(!quiet.lines.some((l) => Object.keys(OVERRIDES).some((name) => String(l.msg).includes(name))), 'no warning without them');
+  assert.ok(
+    !quiet.lines.some((l) => Object.keys(OVERRIDES).some((name) => String(l.msg).includes(name))),
+    'no warning without them',
+  );
 });
 
 test('LOG_LEVEL=warn leaves out debug and info lines', async () => {
@@ -76,14 +84,22 @@ test('without LOG_FORMAT=json the log is human-readable on standard output', asy
   // Colours only when standard output is a terminal; stripped in case.
   const plain = server.text.map((line) => line.replace(ANSI_COLOUR, ''));
   assert.equal(server.lines.length, 0, 'no JSON lines');
-  assert.equal(plain.filter((line) => /INFO.*: (API|front) listener at http:\/\/127\.0\.0\.1:\d+ /.test(line)).length, 2, plain.join('\n'));
+  assert.equal(
+    plain.filter((line) => /INFO.*: (API|front) listener at http:\/\/127\.0\.0\.1:\d+ /.test(line)).length,
+    2,
+    plain.join('\n'),
+  );
 });
 
 test('SIGTERM lets an in-flight request finish, then exits 0', async () => {
   fake.on('GET', 'api.github.com', '/repos/o/slow', { delayMs: 300, json: { stargazers_count: 7 } });
   const site = await mkdtemp(join(tmpdir(), 'server-site-'));
   await writeFile(join(site, 'index.html'), '<!doctype html><title>The built site</title>');
-  const server = await startServer({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, REPO_STARS_REPOSITORY: 'o/slow', FRONTEND_DIR: site });
+  const server = await startServer({
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    REPO_STARS_REPOSITORY: 'o/slow',
+    FRONTEND_DIR: site,
+  });
   try {
     const { apiUrl, frontUrl } = server;
     const direct = await request(`${apiUrl}/api/configs`, { headers: { referer: 'http://localhost/' } });
@@ -94,7 +110,8 @@ test('SIGTERM lets an in-flight request finish, then exits 0', async () => {
 
     const inFlight = request(`${frontUrl}/api/repo-stars`, { headers: { referer: 'http://localhost/' } });
     await new Promise<void>((resolve) => {
-      const poll = () => (fake.requestsTo('api.github.com', '/repos/o/slow').length > 0 ? resolve() : setTimeout(poll, 10));
+      const poll = () =>
+        fake.requestsTo('api.github.com', '/repos/o/slow').length > 0 ? resolve() : setTimeout(poll, 10);
       poll();
     });
     server.child.kill('SIGTERM');
@@ -138,7 +155,14 @@ test('a port already in use stops start-up with one fatal line naming it, exit 1
   try {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
       cwd: APP_ROOT,
-      env: { PATH: process.env.PATH ?? '', BACKEND_PORT: String(port), FRONTEND_PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'json', DATA_DIR: '/nonexistent-test-data' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        BACKEND_PORT: String(port),
+        FRONTEND_PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_FORMAT: 'json',
+        DATA_DIR: '/nonexistent-test-data',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

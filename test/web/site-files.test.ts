@@ -32,13 +32,25 @@ after(() => rm(dir, { recursive: true, force: true }));
 
 test('each file with its fresh variants; a variant older than its file, and dot-folders, are left out', async () => {
   const site = await loadSite(dir);
-  assert.deepEqual([...site.files.keys()].sort(), ['/', '/assets/a-11111111.js', '/assets/b-22222222.js', '/assets/c-33333333.js', '/data.json.gz', '/index.html', '/old.css']);
+  assert.deepEqual([...site.files.keys()].sort(), [
+    '/',
+    '/assets/a-11111111.js',
+    '/assets/b-22222222.js',
+    '/assets/c-33333333.js',
+    '/data.json.gz',
+    '/index.html',
+    '/old.css',
+  ]);
   const index = site.files.get('/index.html')!;
   assert.equal(index.compressed, true);
   assert.equal(index.br?.body?.toString(), 'b'.repeat(10));
   assert.equal(index.gzip?.body?.toString(), 'g'.repeat(20));
   assert.equal(index.br?.headers['content-encoding'], 'br');
-  assert.equal(index.br?.headers['content-type'], 'text/html; charset=utf-8', 'the type of the file, not of the variant');
+  assert.equal(
+    index.br?.headers['content-type'],
+    'text/html; charset=utf-8',
+    'the type of the file, not of the variant',
+  );
   assert.equal(site.files.get('/'), index);
   const old = site.files.get('/old.css')!;
   assert.equal(old.compressed, false);
@@ -94,7 +106,11 @@ test('acceptedCodings and chooseVariant: q-values decide, ties go to the smaller
   assert.equal(chooseVariant(index, undefined), index.identity);
   assert.equal(chooseVariant(index, 'gzip, br'), index.br);
   assert.equal(chooseVariant(index, 'gzip'), index.gzip);
-  assert.equal(chooseVariant(index, 'identity;q=0'), index.identity, 'nothing acceptable: the file as it is rather than 406');
+  assert.equal(
+    chooseVariant(index, 'identity;q=0'),
+    index.identity,
+    'nothing acceptable: the file as it is rather than 406',
+  );
   const old = site.files.get('/old.css')!;
   assert.equal(chooseVariant(old, 'br'), old.identity);
 });

@@ -34,7 +34,10 @@ async function serve(dir: string) {
   webs.push(web);
   await web.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(web.server.address() as AddressInfo).port}`;
-  return { logs, get: (target: string, headers: Record<string, string> = {}) => rawRequest(origin, target, { headers }) };
+  return {
+    logs,
+    get: (target: string, headers: Record<string, string> = {}) => rawRequest(origin, target, { headers }),
+  };
 }
 
 /** Waits, up to a bound far above a reload's time on a busy machine, for `check` to hold. */
@@ -46,7 +49,8 @@ async function eventually(what: string, check: () => Promise<boolean> | boolean)
   }
 }
 
-const page = (version: string, script: string) => `<!doctype html><html><head><title>${version}</title><script type="module" src="/assets/${script}"></script></head><body>${'<p>compressible text</p>'.repeat(30)}</body></html>`;
+const page = (version: string, script: string) =>
+  `<!doctype html><html><head><title>${version}</title><script type="module" src="/assets/${script}"></script></head><body>${'<p>compressible text</p>'.repeat(30)}</body></html>`;
 
 /** Writes a build as Vite does (index.html and one hashed script), then its variants. */
 async function writeBuild(dir: string, version: string, script: string): Promise<void> {
@@ -94,7 +98,10 @@ test('a rebuild that empties the folder and writes new files is served without a
     const res = await get('/assets/index-V2222222.js', { 'accept-encoding': 'br' });
     return res.status === 200 && res.headers['content-encoding'] === 'br';
   });
-  await eventually('index.html is the new one', async () => (await get('/', { 'accept-encoding': 'br' })).headers['content-encoding'] === 'br');
+  await eventually(
+    'index.html is the new one',
+    async () => (await get('/', { 'accept-encoding': 'br' })).headers['content-encoding'] === 'br',
+  );
   const after = await get('/', { 'accept-encoding': 'br', 'if-none-match': before.headers.etag! });
   assert.equal(after.status, 200, 'the old ETag no longer validates');
   assert.match(brotliDecompressSync(after.body).toString(), /<title>v2<\/title>/);
@@ -108,7 +115,9 @@ test('the build folder removed and made again is followed', async () => {
   assert.match((await get('/')).body.toString(), /<title>before<\/title>/);
   await rm(dir, { recursive: true });
   await writeBuild(dir, 'after', 'index-Cccccccc.js');
-  await eventually('the remade folder is served', async () => /<title>after<\/title>/.test((await get('/')).body.toString()));
+  await eventually('the remade folder is served', async () =>
+    /<title>after<\/title>/.test((await get('/')).body.toString()),
+  );
   await eventually('its new script too', async () => (await get('/assets/index-Cccccccc.js')).status === 200);
 });
 
@@ -119,7 +128,10 @@ test('while the folder has no index.html (a build in progress), the last complet
   await rm(join(dir, 'index.html'));
   await rm(join(dir, 'index.html.br'));
   await rm(join(dir, 'index.html.gz'));
-  await eventually('the emptied folder was read', () => logs.find('the last complete build is still served').length > 0);
+  await eventually(
+    'the emptied folder was read',
+    () => logs.find('the last complete build is still served').length > 0,
+  );
   const res = await get('/settings');
   assert.equal(res.status, 200);
   assert.match(res.body.toString(), /<title>complete<\/title>/);

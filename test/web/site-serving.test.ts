@@ -58,7 +58,8 @@ after(async () => {
   await rm(parent, { recursive: true, force: true });
 });
 
-const get = (target: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(origin, target, { method, headers });
+const get = (target: string, headers: Record<string, string> = {}, method = 'GET') =>
+  rawRequest(origin, target, { method, headers });
 
 /** The body as the browser would read it, after undoing Content-Encoding. */
 function decoded(res: RawAnswer): Buffer {
@@ -110,7 +111,14 @@ test('a folder’s index.html answers its folder path; a file name with a space 
 });
 
 test('a missing file with an extension is a plain-text 404, never index.html; so is any method but GET and HEAD', async () => {
-  for (const url of ['/assets/index-Zz999999.js', '/missing.png', '/deep/style.css', '/whois/example.com', '/index.html.br', '/.vite/manifest.json']) {
+  for (const url of [
+    '/assets/index-Zz999999.js',
+    '/missing.png',
+    '/deep/style.css',
+    '/whois/example.com',
+    '/index.html.br',
+    '/.vite/manifest.json',
+  ]) {
     const res = await get(url);
     assert.equal(res.status, 404, url);
     assert.equal(res.headers['cache-control'], 'no-store', url);
@@ -165,7 +173,9 @@ test('Accept-Encoding picks brotli, gzip or identity by q-values, with Vary, Con
     assert.equal(res.headers.vary, 'Accept-Encoding', accept);
     assert.equal(Number(res.headers['content-length']), res.body.length, accept);
     assert.equal(decoded(res).toString(), SCRIPT, accept);
-    if (coding !== undefined) assert.ok(res.body.length < Buffer.byteLength(SCRIPT), `${accept}: smaller than the file`);
+    if (coding !== undefined) {
+      assert.ok(res.body.length < Buffer.byteLength(SCRIPT), `${accept}: smaller than the file`);
+    }
     etags.set(coding, res.headers.etag!);
   }
   assert.equal(new Set(etags.values()).size, 3, 'each coding has its own ETag');
@@ -193,7 +203,9 @@ test('HEAD answers the headers GET would, with no body', async () => {
     const head = await get(url, { 'accept-encoding': accept }, 'HEAD');
     assert.equal(head.status, 200, url);
     assert.equal(head.body.length, 0, url);
-    for (const name of ['content-type', 'content-length', 'content-encoding', 'etag', 'cache-control', 'vary']) assert.equal(head.headers[name], getRes.headers[name], `${url} ${name}`);
+    for (const name of ['content-type', 'content-length', 'content-encoding', 'etag', 'cache-control', 'vary']) {
+      assert.equal(head.headers[name], getRes.headers[name], `${url} ${name}`);
+    }
   }
   const missing = await get('/missing.png', {}, 'HEAD');
   assert.equal(missing.status, 404);
@@ -220,7 +232,9 @@ test('the route behind the in-memory fast path answers a file exactly as the fas
     const fast = await get(url, { 'accept-encoding': accept });
     assert.equal(routed.statusCode, fast.status, url);
     assert.ok(routed.rawPayload.equals(fast.body), url);
-    for (const name of ['content-type', 'content-length', 'content-encoding', 'etag', 'cache-control', 'vary']) assert.equal(String(routed.headers[name]), String(fast.headers[name]), `${url} ${name}`);
+    for (const name of ['content-type', 'content-length', 'content-encoding', 'etag', 'cache-control', 'vary']) {
+      assert.equal(String(routed.headers[name]), String(fast.headers[name]), `${url} ${name}`);
+    }
   }
 });
 
@@ -258,8 +272,12 @@ test('siteRoot: dist/site under the application root unless FRONTEND_DIR names a
 });
 
 test('isNavigation: an extension starts with a letter, so IP addresses stay navigations', () => {
-  for (const url of ['/', '/settings', '/ip/8.8.8.8', '/ip/2001:db8::1', '/a/b?file=x.js']) assert.equal(isNavigation(url), true, url);
-  for (const url of ['/x.js', '/a/b/logo.svg', '/video.mp4?x=1', '/whois/example.com']) assert.equal(isNavigation(url), false, url);
+  for (const url of ['/', '/settings', '/ip/8.8.8.8', '/ip/2001:db8::1', '/a/b?file=x.js']) {
+    assert.equal(isNavigation(url), true, url);
+  }
+  for (const url of ['/x.js', '/a/b/logo.svg', '/video.mp4?x=1', '/whois/example.com']) {
+    assert.equal(isNavigation(url), false, url);
+  }
 });
 
 test('isHashedAsset: a content hash after the last dash under assets/', () => {

@@ -32,7 +32,8 @@ async function stall(url: string, head: string): Promise<Stalled> {
   return { ms: performance.now() - start, answer };
 }
 
-const slowBody = 'POST /api/report HTTP/1.1\r\nHost: localhost\r\nReferer: http://localhost/\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"rep';
+const slowBody =
+  'POST /api/report HTTP/1.1\r\nHost: localhost\r\nReferer: http://localhost/\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"rep';
 const slowHeaders = 'GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ';
 
 test('both listeners close a request whose body or headers trickle in: 408 after the request or headers timeout, well within a minute', async () => {

@@ -79,7 +79,10 @@ test('a refresh replaces the tables with IANA files; a failed or malformed file 
   assert.equal(bootstrap.publication('ipv4'), shippedV4);
   assert.equal(bootstrap.baseForIp('2a00:1450:4001::1'), 'https://rdap.db.ripe.net/');
   assert.deepEqual(
-    fake.requestsTo('data.iana.org').map((r) => r.path).sort(),
+    fake
+      .requestsTo('data.iana.org')
+      .map((r) => r.path)
+      .sort(),
     ['/rdap/dns.json', '/rdap/ipv4.json', '/rdap/ipv6.json'],
   );
 });

@@ -31,7 +31,11 @@ test('domain: REQUIRED host keys the site accepts, each with a non-empty string 
     assert.equal(typeof record.__raw, 'string', host);
     assert.notEqual(record.__raw, '', host);
   }
-  assert.ok((body['whois.verisign-grs.com']!.__raw as string).startsWith('   Domain Name: EXAMPLE.COM\n   Registry Domain ID: 2336799_DOMAIN_COM-VRSN\n'));
+  assert.ok(
+    (body['whois.verisign-grs.com']!.__raw as string).startsWith(
+      '   Domain Name: EXAMPLE.COM\n   Registry Domain ID: 2336799_DOMAIN_COM-VRSN\n',
+    ),
+  );
   assert.match(body['whois.iana.org']!.__raw as string, /\ndomain: {7}COM\n/);
 });
 
@@ -79,7 +83,11 @@ test('IP: REQUIRED top-level __raw, a non-empty string, next to the RDAP network
   assert.equal(res.statusCode, 200);
   const body = res.json() as { __raw: unknown; objectClassName: string };
   assert.equal(typeof body.__raw, 'string');
-  assert.ok((body.__raw as string).startsWith('NetRange: 193.0.0.0 - 193.0.7.255\nCIDR: 193.0.0.0/21\nNetName: RIPE-NCC\nHandle: 193.0.0.0 - 193.0.7.255\n'));
+  assert.ok(
+    (body.__raw as string).startsWith(
+      'NetRange: 193.0.0.0 - 193.0.7.255\nCIDR: 193.0.0.0/21\nNetName: RIPE-NCC\nHandle: 193.0.0.0 - 193.0.7.255\n',
+    ),
+  );
   assert.equal(body.objectClassName, 'ip network');
 });
 

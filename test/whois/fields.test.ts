@@ -12,7 +12,10 @@ test('a gTLD registry answer: one string per field, repeated fields as arrays, e
   assert.equal((fields['Domain Status'] as string[]).length, 3);
   assert.equal(fields['Last update of whois database'], '2026-11-22T23:10:51Z');
   assert.equal('Registrar Abuse Contact Email' in fields, false);
-  assert.equal(Object.keys(fields).some((key) => key.startsWith('For more information')), false);
+  assert.equal(
+    Object.keys(fields).some((key) => key.startsWith('For more information')),
+    false,
+  );
 });
 
 test('an RPSL answer: comments skipped, keys kept as the registry writes them', () => {
@@ -20,10 +23,15 @@ test('an RPSL answer: comments skipped, keys kept as the registry writes them', 
   assert.equal(fields.inetnum, '193.0.0.0 - 193.0.7.255');
   assert.equal(fields['admin-c'], 'BRD-RIPE');
   assert.deepEqual(fields.descr, ['RIPE Network Coordination Centre', 'Amsterdam, Netherlands']);
-  assert.equal(Object.keys(fields).some((key) => key.startsWith('%')), false);
+  assert.equal(
+    Object.keys(fields).some((key) => key.startsWith('%')),
+    false,
+  );
 });
 
 test('lines that only look like fields are not: URLs, a "__raw" key, prose without a short label', () => {
-  const fields = whoisFields('https://icann.org/epp\n__raw: no\nThis is a long sentence that goes on and on before it reaches a colon: value\nKey: v\r\n');
+  const fields = whoisFields(
+    'https://icann.org/epp\n__raw: no\nThis is a long sentence that goes on and on before it reaches a colon: value\nKey: v\r\n',
+  );
   assert.deepEqual(fields, { Key: 'v' });
 });

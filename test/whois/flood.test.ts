@@ -24,7 +24,11 @@ let server: Running;
 before(async () => {
   fake = await FakeUpstream.start();
   whois = await FakeWhois.start();
-  server = await startServer({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, WHOIS_OVERRIDE_SERVER: whois.address, LOG_LEVEL: 'warn' });
+  server = await startServer({
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    WHOIS_OVERRIDE_SERVER: whois.address,
+    LOG_LEVEL: 'warn',
+  });
 });
 after(async () => {
   await stopServer(server);
@@ -55,7 +59,8 @@ async function flood(tlds: string[]): Promise<number> {
   return notFound;
 }
 
-const labels = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i.toString(36)}x`);
+const labels = (prefix: string, count: number) =>
+  Array.from({ length: count }, (_, i) => `${prefix}${i.toString(36)}x`);
 
 test(`${FLOOD} distinct unknown top-level labels: at most ${MAX_QUERIES} outbound queries and ${MAX_GROWTH_MB} MB of growth`, async (t) => {
   // Warm-up with other labels, so the measurement starts from a server that has answered this route before.
@@ -65,7 +70,9 @@ test(`${FLOOD} distinct unknown top-level labels: at most ${MAX_QUERIES} outboun
   const notFound = await flood(labels('flood', FLOOD));
   const after = rssMb(server.child.pid!);
   const queries = whois.connections + fake.requests.length - queriesBefore;
-  t.diagnostic(`outbound queries: ${queries}; RSS ${before.toFixed(1)} -> ${after.toFixed(1)} MB (growth ${(after - before).toFixed(1)} MB)`);
+  t.diagnostic(
+    `outbound queries: ${queries}; RSS ${before.toFixed(1)} -> ${after.toFixed(1)} MB (growth ${(after - before).toFixed(1)} MB)`,
+  );
   assert.equal(notFound, FLOOD);
   assert.ok(queries <= MAX_QUERIES, `${queries} outbound queries`);
   assert.ok(after - before <= MAX_GROWTH_MB, `RSS grew ${(after - before).toFixed(1)} MB`);

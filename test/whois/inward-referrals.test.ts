@@ -16,7 +16,11 @@ const fake = fakeUpstreamPerFile();
 const whois = fakeWhoisPerFile();
 
 async function api(t: TestContext) {
-  const { app, logs } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, WHOIS_OVERRIDE_SERVER: whois.address, UPSTREAM_TIMEOUT_MS: '2000' });
+  const { app, logs } = await buildTestApi({
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    WHOIS_OVERRIDE_SERVER: whois.address,
+    UPSTREAM_TIMEOUT_MS: '2000',
+  });
   // Closed even when an assertion fails, so no scheduler keeps the test process alive.
   t.after(() => app.close());
   return { app, logs };
@@ -69,9 +73,17 @@ test('IANA referring an address to an internal host: an error answer, and no con
 });
 
 test('an RDAP base URL that points inward is never fetched, even when the bootstrap file lists it', async (t) => {
-  const dns = { services: [[['de'], ['https://rdap.internal/']], [['fr'], ['https://127.0.0.1/rdap/']], [['nl'], ['https://[::1]/']]] };
+  const dns = {
+    services: [
+      [['de'], ['https://rdap.internal/']],
+      [['fr'], ['https://127.0.0.1/rdap/']],
+      [['nl'], ['https://[::1]/']],
+    ],
+  };
   fake.on('GET', 'data.iana.org', '/rdap/dns.json', { json: dns });
-  for (const host of ['rdap.internal', '127.0.0.1', '[::1]']) fake.on('GET', host, /.*/, { json: { objectClassName: 'domain', ldhName: 'leaked' } });
+  for (const host of ['rdap.internal', '127.0.0.1', '[::1]']) {
+    fake.on('GET', host, /.*/, { json: { objectClassName: 'domain', ldhName: 'leaked' } });
+  }
   for (const tld of ['de', 'fr', 'nl']) whois.on(tld, fixture('whois.iana.org', 'no-server.txt') as string);
   const { app, logs } = await api(t);
   await app.lifecycle.boot();

@@ -19,7 +19,10 @@ test('referralServer reads the whois: line of an IANA answer, else refer:, else 
 
 test('registrarServer reads the registrar line of a registry answer, bare or whois://, lower-cased; never a web URL', () => {
   assert.equal(registrarServer(fixture('whois.verisign-grs.com', 'google.com.txt') as string), 'whois.markmonitor.com');
-  assert.equal(registrarServer('Domain Name: X.ORG\r\nRegistrar WHOIS Server: WHOIS.Example-Registrar.COM\r\n'), 'whois.example-registrar.com');
+  assert.equal(
+    registrarServer('Domain Name: X.ORG\r\nRegistrar WHOIS Server: WHOIS.Example-Registrar.COM\r\n'),
+    'whois.example-registrar.com',
+  );
   assert.equal(registrarServer('   Whois Server: whois://whois.registrar.example:43/\n'), 'whois.registrar.example');
   assert.equal(registrarServer('Registrar WHOIS Server: https://rdap.registrar.example/whois\n'), undefined);
   assert.equal(registrarServer('Registrar WHOIS Server:\n'), undefined);
@@ -34,24 +37,35 @@ test('domainQuery asks Verisign for the domain record alone and every other serv
 test('a query line is sent with CRLF and the whole answer read until the server closes', async () => {
   whois.on('example.de', 'Domain: example.de\r\nStatus: connect\r\n');
   const answer = await queryWhois('whois.denic.de', 'example.de', { timeoutMs: 2000, override: whois.address });
-  assert.deepEqual(answer, { server: 'whois.denic.de', text: 'Domain: example.de\r\nStatus: connect\r\n', truncated: false });
+  assert.deepEqual(answer, {
+    server: 'whois.denic.de',
+    text: 'Domain: example.de\r\nStatus: connect\r\n',
+    truncated: false,
+  });
   assert.equal(whois.queries.at(-1), 'example.de');
 });
 
 test('an answer larger than the cap is cut at the cap', async () => {
   whois.on('big', { flood: 100_000 });
-  const answer = await queryWhois('whois.example', 'big', { timeoutMs: 2000, override: whois.address, maxBytes: 10_000 });
+  const answer = await queryWhois('whois.example', 'big', {
+    timeoutMs: 2000,
+    override: whois.address,
+    maxBytes: 10_000,
+  });
   assert.equal(answer.truncated, true);
   assert.equal(Buffer.byteLength(answer.text), 10_000);
 });
 
 test('a server that sends nothing before the deadline is an error', async () => {
   whois.on('silent', { hang: true });
-  await assert.rejects(queryWhois('whois.example', 'silent', { timeoutMs: 100, override: whois.address }), (err: unknown) => {
-    assert.ok(err instanceof WhoisError);
-    assert.equal(err.message, 'WHOIS server timed out');
-    return true;
-  });
+  await assert.rejects(
+    queryWhois('whois.example', 'silent', { timeoutMs: 100, override: whois.address }),
+    (err: unknown) => {
+      assert.ok(err instanceof WhoisError);
+      assert.equal(err.message, 'WHOIS server timed out');
+      return true;
+    },
+  );
 });
 
 test('a refused connection is an error', async () => {

@@ -48,12 +48,21 @@ test('a signed delegation reads "signed"; an IDN shows its Unicode name; a bare 
     domainText({ ldhName: 'xn--mnchen-3ya.de', unicodeName: 'münchen.de', secureDNS: {} }, 'xn--mnchen-3ya.de'),
     'Domain Name: xn--mnchen-3ya.de\nUnicode Name: münchen.de\n\nDNSSEC: unsigned',
   );
-  assert.equal(domainText({ ldhName: 'EXAMPLE.ORG', unicodeName: 'example.org' }, 'example.org'), 'Domain Name: EXAMPLE.ORG');
+  assert.equal(
+    domainText({ ldhName: 'EXAMPLE.ORG', unicodeName: 'example.org' }, 'example.org'),
+    'Domain Name: EXAMPLE.ORG',
+  );
   assert.equal(domainText({}, 'example.org'), 'Domain Name: example.org');
 });
 
 test('contact blocks follow the role order, other roles after, role-less entities as contacts', () => {
-  const card = (fn: string) => ['vcard', [['version', {}, 'text', '4.0'], ['fn', {}, 'text', fn]]];
+  const card = (fn: string) => [
+    'vcard',
+    [
+      ['version', {}, 'text', '4.0'],
+      ['fn', {}, 'text', fn],
+    ],
+  ];
   const text = domainText(
     {
       ldhName: 'example.org',
@@ -138,10 +147,21 @@ test('an IP network with country and remarks: the remarks close the text, untitl
   const text = ipNetworkText(json('rdap.db.ripe.net', 'ip-193.0.6.139.json'));
   assert.match(text, /^NetRange: 193\.0\.0\.0 - 193\.0\.7\.255\nCIDR: 193\.0\.0\.0\/21\nNetName: RIPE-NCC\n/);
   assert.match(text, /\nCountry: NL\n/);
-  assert.match(text, /\n\nRegistrant:\n {2}Handle: ORG-RIEN1-RIPE\n {2}Name: Reseaux IP Europeens Network Coordination Centre \(RIPE NCC\)\n {2}Address: P\.O\. Box 10096, 1001EB, Amsterdam, NETHERLANDS\n/);
-  assert.ok(text.endsWith('\n\nRemarks:\n  RIPE Network Coordination Centre\n  Amsterdam, Netherlands\n  Used for RIPE NCC infrastructure.'));
+  assert.match(
+    text,
+    /\n\nRegistrant:\n {2}Handle: ORG-RIEN1-RIPE\n {2}Name: Reseaux IP Europeens Network Coordination Centre \(RIPE NCC\)\n {2}Address: P\.O\. Box 10096, 1001EB, Amsterdam, NETHERLANDS\n/,
+  );
+  assert.ok(
+    text.endsWith(
+      '\n\nRemarks:\n  RIPE Network Coordination Centre\n  Amsterdam, Netherlands\n  Used for RIPE NCC infrastructure.',
+    ),
+  );
   assert.equal(
-    ipNetworkText({ handle: 'X', remarks: [{ title: 'Comment', description: ['one', 'two'] }], cidr0_cidrs: [{ v6prefix: '2001:db8::', length: 32 }] }),
+    ipNetworkText({
+      handle: 'X',
+      remarks: [{ title: 'Comment', description: ['one', 'two'] }],
+      cidr0_cidrs: [{ v6prefix: '2001:db8::', length: 32 }],
+    }),
     'CIDR: 2001:db8::/32\nHandle: X\n\nComment:\n  one\n  two',
   );
 });

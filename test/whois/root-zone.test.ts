@@ -24,11 +24,19 @@ const SHIPPED_LABELS = SHIPPED.split('\n').slice(1).filter(Boolean);
 
 /** IANA's file as the fake serves it: the shipped labels plus `extra`, under `version`. */
 function ianaList(version: number, extra: string[] = []): string {
-  return [`# Version ${version}, Last Updated Tue Nov 24 07:07:01 2026 UTC`, ...[...SHIPPED_LABELS, ...extra].sort(), ''].join('\n');
+  return [
+    `# Version ${version}, Last Updated Tue Nov 24 07:07:01 2026 UTC`,
+    ...[...SHIPPED_LABELS, ...extra].sort(),
+    '',
+  ].join('\n');
 }
 
 function serve(body: string, status = 200) {
-  fake.on('GET', 'data.iana.org', '/TLD/tlds-alpha-by-domain.txt', { status, body, headers: { 'content-type': 'text/plain' } });
+  fake.on('GET', 'data.iana.org', '/TLD/tlds-alpha-by-domain.txt', {
+    status,
+    body,
+    headers: { 'content-type': 'text/plain' },
+  });
 }
 
 async function until(condition: () => boolean) {
@@ -41,11 +49,17 @@ test("the shipped list is IANA's format and holds the root zone: every TLD of th
   assert.equal(tlds.version, 2026011900);
   assert.equal(tlds.size, 1438);
   assert.match(SHIPPED.split('\n')[0]!, /^# Version 2026011900, Last Updated Mon Jan 19 07:07:02 2026 UTC$/);
-  const bootstrap = JSON.parse(readFileSync(join(APP_ROOT, 'datasets', 'rdap', 'bootstrap', 'dns.json'), 'utf8')) as { services: Array<[string[], string[]]> };
+  const bootstrap = JSON.parse(readFileSync(join(APP_ROOT, 'datasets', 'rdap', 'bootstrap', 'dns.json'), 'utf8')) as {
+    services: Array<[string[], string[]]>;
+  };
   for (const tld of bootstrap.services.flatMap(([tlds]) => tlds)) assert.ok(tlds.has(tld), tld);
-  for (const tld of ['com', 'ARPA', 'de', 'uk', 'eu', 'su', 'ac', 'xn--p1ai', 'xn--fiqs8s', 'museum', 'zw']) assert.ok(tlds.has(tld), tld);
+  for (const tld of ['com', 'ARPA', 'de', 'uk', 'eu', 'su', 'ac', 'xn--p1ai', 'xn--fiqs8s', 'museum', 'zw']) {
+    assert.ok(tlds.has(tld), tld);
+  }
   // Not delegated: ISO codes without a ccTLD, special-use names, made-up labels.
-  for (const tld of ['bl', 'eh', 'zz', 'internal', 'local', 'localhost', 'test', 'exampletld']) assert.equal(tlds.has(tld), false, tld);
+  for (const tld of ['bl', 'eh', 'zz', 'internal', 'local', 'localhost', 'test', 'exampletld']) {
+    assert.equal(tlds.has(tld), false, tld);
+  }
 });
 
 test('parseTldList takes only the version line and upper-case labels, and at least a root zone of them', () => {
@@ -56,13 +70,21 @@ test('parseTldList takes only the version line and upper-case labels, and at lea
   assert.throws(() => parseTldList('<!doctype html>\n<html>'), /"# Version" line/);
   assert.throws(() => parseTldList(ianaList(2026112400, ['NOT A LABEL'])), /not a top-level label/);
   assert.throws(() => parseTldList(ianaList(2026112400, ['-BAD'])), /not a top-level label/);
-  const cut = ['# Version 2026112400, Last Updated Tue Nov 24 07:07:01 2026 UTC', ...SHIPPED_LABELS.slice(0, MIN_TLDS - 1)].join('\n');
+  const cut = [
+    '# Version 2026112400, Last Updated Tue Nov 24 07:07:01 2026 UTC',
+    ...SHIPPED_LABELS.slice(0, MIN_TLDS - 1),
+  ].join('\n');
   assert.throws(() => parseTldList(cut), new RegExp(`holds ${MIN_TLDS - 1} labels`));
 });
 
 test('a refresh takes a newer IANA list; a failed, malformed, cut-off or older one keeps the list in use', async () => {
   const tlds = new RootZoneTlds(upstream(), logger);
-  for (const body of ['<html>maintenance</html>', ianaList(2026112400, ['lower']), ianaList(2025010100, ['OLDTLD']), ianaList(2026112400).slice(0, 2000)]) {
+  for (const body of [
+    '<html>maintenance</html>',
+    ianaList(2026112400, ['lower']),
+    ianaList(2025010100, ['OLDTLD']),
+    ianaList(2026112400).slice(0, 2000),
+  ]) {
     serve(body);
     await tlds.refresh();
     assert.equal(tlds.version, 2026011900, body.slice(0, 40));
@@ -103,6 +125,12 @@ test('the scheduler refreshes at start and every 24 hours until stopped', async 
 });
 
 test('a missing or malformed shipped copy is a broken build: the constructor throws', () => {
-  assert.throws(() => new RootZoneTlds(upstream(), logger, join(APP_ROOT, 'datasets', 'tlds', 'missing.txt')), /ENOENT/);
-  assert.throws(() => new RootZoneTlds(upstream(), logger, join(APP_ROOT, 'datasets', 'rdap', 'bootstrap', 'dns.json')), /"# Version" line/);
+  assert.throws(
+    () => new RootZoneTlds(upstream(), logger, join(APP_ROOT, 'datasets', 'tlds', 'missing.txt')),
+    /ENOENT/,
+  );
+  assert.throws(
+    () => new RootZoneTlds(upstream(), logger, join(APP_ROOT, 'datasets', 'rdap', 'bootstrap', 'dns.json')),
+    /"# Version" line/,
+  );
 });

@@ -17,7 +17,11 @@ const fake = fakeUpstreamPerFile();
 const whois = fakeWhoisPerFile();
 
 async function api(t: TestContext, timeoutMs = 2000) {
-  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, WHOIS_OVERRIDE_SERVER: whois.address, UPSTREAM_TIMEOUT_MS: String(timeoutMs) });
+  const { app } = await buildTestApi({
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    WHOIS_OVERRIDE_SERVER: whois.address,
+    UPSTREAM_TIMEOUT_MS: String(timeoutMs),
+  });
   // Closed even when an assertion fails, so no scheduler keeps the test process alive.
   t.after(() => app.close());
   return app;
@@ -29,7 +33,9 @@ const EXAMPLE_DE = fixture('whois.denic.de', 'example.de.txt') as string;
 /** Distinct labels that are not top-level domains: "nxa", "nxb", … "nxaa", … */
 function unknownTlds(count: number): string[] {
   const labels: string[] = [];
-  for (let i = 0; labels.length < count; i++) labels.push(`nx${i.toString(26).replace(/./g, (d) => String.fromCharCode(97 + parseInt(d, 26)))}`);
+  for (let i = 0; labels.length < count; i++) {
+    labels.push(`nx${i.toString(26).replace(/./g, (d) => String.fromCharCode(97 + parseInt(d, 26)))}`);
+  }
   return labels;
 }
 
@@ -73,8 +79,15 @@ test('a failed IANA query is shared by the requests waiting for it and not kept:
 
 test('the start-up step refreshes the TLD list from IANA: a newly delegated TLD is looked up after it', async (t) => {
   const shipped = readFileSync(join(APP_ROOT, 'datasets', 'tlds', 'tlds-alpha-by-domain.txt'), 'utf8').split('\n');
-  const newer = ['# Version 2026112400, Last Updated Tue Nov 24 07:07:01 2026 UTC', ...[...shipped.slice(1).filter(Boolean), 'NEWTLD'].sort(), ''].join('\n');
-  fake.on('GET', 'data.iana.org', '/TLD/tlds-alpha-by-domain.txt', { body: newer, headers: { 'content-type': 'text/plain' } });
+  const newer = [
+    '# Version 2026112400, Last Updated Tue Nov 24 07:07:01 2026 UTC',
+    ...[...shipped.slice(1).filter(Boolean), 'NEWTLD'].sort(),
+    '',
+  ].join('\n');
+  fake.on('GET', 'data.iana.org', '/TLD/tlds-alpha-by-domain.txt', {
+    body: newer,
+    headers: { 'content-type': 'text/plain' },
+  });
   whois.on('newtld', DE.replaceAll('DE', 'NEWTLD').replaceAll('whois.denic.de', 'whois.nic.newtld'));
   whois.on('example.newtld', 'Domain: example.newtld\r\n');
   const app = await api(t);

@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { fixture } from '../support/fake-upstream.js';
 import { fakeUpstreamPerFile, fakeWhoisPerFile } from '../support/fake-upstream-per-file.js';
 import { assertErrorAnswer, assertGuardErrors, buildTestApi, call } from '../support/app.js';
-import { INVALID_QUERY, LOOKUP_FAILED, NOT_FOUND, NOT_PUBLIC, NO_QUERY, noTldServer } from '../../routes/whois/index.js';
+import {
+  INVALID_QUERY,
+  LOOKUP_FAILED,
+  NOT_FOUND,
+  NOT_PUBLIC,
+  NO_QUERY,
+  noTldServer,
+} from '../../routes/whois/index.js';
 import { WHOIS_MAX_BYTES } from '../../routes/whois/port43.js';
 import { domainText, ipNetworkText } from '../../routes/whois/rdap-text.js';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -46,18 +53,29 @@ test('an IP is answered from the RDAP server the bootstrap table names: its JSON
 });
 
 test('an IPv6 address is normalised and sent to its registry', async () => {
-  const network = { objectClassName: 'ip network', handle: '2001:67c:2e8::/48', startAddress: '2001:67c:2e8::', endAddress: '2001:67c:2e8:ffff:ffff:ffff:ffff:ffff' };
+  const network = {
+    objectClassName: 'ip network',
+    handle: '2001:67c:2e8::/48',
+    startAddress: '2001:67c:2e8::',
+    endAddress: '2001:67c:2e8:ffff:ffff:ffff:ffff:ffff',
+  };
   fake.on('GET', 'rdap.db.ripe.net', '/ip/2001:67c:2e8:22::c100:68b', { json: network });
   const app = await api();
   const res = await call(app, '/api/whois?q=2001:067C:2E8:22:0:0:C100:68B');
   assert.equal(res.statusCode, 200);
   assert.equal(res.json().handle, '2001:67c:2e8::/48');
-  assert.equal(res.json().__raw, 'NetRange: 2001:67c:2e8:: - 2001:67c:2e8:ffff:ffff:ffff:ffff:ffff\nHandle: 2001:67c:2e8::/48');
+  assert.equal(
+    res.json().__raw,
+    'NetRange: 2001:67c:2e8:: - 2001:67c:2e8:ffff:ffff:ffff:ffff:ffff\nHandle: 2001:67c:2e8::/48',
+  );
   await app.close();
 });
 
 test('a registry referral is followed when it points at a bootstrap server', async () => {
-  fake.on('GET', 'rdap.arin.net', '/registry/ip/8.8.4.4', { status: 302, headers: { location: 'https://rdap.db.ripe.net/ip/8.8.4.4' } });
+  fake.on('GET', 'rdap.arin.net', '/registry/ip/8.8.4.4', {
+    status: 302,
+    headers: { location: 'https://rdap.db.ripe.net/ip/8.8.4.4' },
+  });
   fake.on('GET', 'rdap.db.ripe.net', '/ip/8.8.4.4', { json: RIPE_IP });
   const app = await api();
   const res = await call(app, '/api/whois?q=8.8.4.4');
@@ -68,7 +86,10 @@ test('a registry referral is followed when it points at a bootstrap server', asy
 });
 
 test('a referral to a server outside the bootstrap files is not followed; WHOIS answers with its text in __raw', async () => {
-  fake.on('GET', 'rdap.arin.net', '/registry/ip/8.8.8.8', { status: 302, headers: { location: 'https://attacker.example/ip/8.8.8.8' } });
+  fake.on('GET', 'rdap.arin.net', '/registry/ip/8.8.8.8', {
+    status: 302,
+    headers: { location: 'https://attacker.example/ip/8.8.8.8' },
+  });
   const text = 'NetRange:       8.8.8.0 - 8.8.8.255\r\nOrgName:        Google LLC\r\n';
   whois.on('8.8.8.8', text);
   const app = await api();
@@ -106,7 +127,8 @@ test('an RDAP network object without any network field counts as no answer: WHOI
 
 test('an address outside every bootstrap block is asked of the WHOIS server IANA refers to', async () => {
   // WHOIS_OVERRIDE_SERVER sends both the IANA query and the registry query here, so both get this text.
-  const text = '% IANA WHOIS server\r\n\r\nrefer:        whois.lacnic.net\r\n\r\ninet6num:     2001:1000:0:0:0:0:0:0/23\r\n';
+  const text =
+    '% IANA WHOIS server\r\n\r\nrefer:        whois.lacnic.net\r\n\r\ninet6num:     2001:1000:0:0:0:0:0:0/23\r\n';
   whois.on('2001:1000::1', text);
   const app = await api();
   const res = await call(app, '/api/whois?q=2001:1000::1');
@@ -150,7 +172,12 @@ test('a domain is answered by its registry over port 43 and then by the registra
   assert.deepEqual(Object.keys(body), ['whois.verisign-grs.com', 'whois.markmonitor.com']);
   assert.equal(body['whois.verisign-grs.com'].__raw, GOOGLE_REGISTRY);
   assert.equal(body['whois.verisign-grs.com']['Registrar WHOIS Server'], 'whois.markmonitor.com');
-  assert.deepEqual(body['whois.verisign-grs.com']['Name Server'], ['NS1.GOOGLE.COM', 'NS2.GOOGLE.COM', 'NS3.GOOGLE.COM', 'NS4.GOOGLE.COM']);
+  assert.deepEqual(body['whois.verisign-grs.com']['Name Server'], [
+    'NS1.GOOGLE.COM',
+    'NS2.GOOGLE.COM',
+    'NS3.GOOGLE.COM',
+    'NS4.GOOGLE.COM',
+  ]);
   assert.equal(body['whois.markmonitor.com'].__raw, GOOGLE_REGISTRAR);
   assert.equal(body['whois.markmonitor.com']['Registrant Organization'], 'Google LLC');
   // IANA for the TLD, Verisign with its "domain" keyword, the registrar with the bare name; no RDAP.
@@ -172,7 +199,11 @@ test('a registrar that does not answer leaves the registry key alone', async () 
 
 test('a registrar line that is not a port-43 host name, or names the registry itself, is not followed', async () => {
   const app = await api();
-  for (const line of ['Registrar WHOIS Server: https://whois.example-registrar.com/lookup', 'Registrar WHOIS Server: whois.verisign-grs.com', 'Registrar WHOIS Server: localhost']) {
+  for (const line of [
+    'Registrar WHOIS Server: https://whois.example-registrar.com/lookup',
+    'Registrar WHOIS Server: whois.verisign-grs.com',
+    'Registrar WHOIS Server: localhost',
+  ]) {
     whois.reset();
     whois.on('com', IANA_COM);
     whois.on('domain example.com', `   Domain Name: EXAMPLE.COM\r\n   ${line}\r\n`);
@@ -197,7 +228,13 @@ test('a domain without RDAP goes to its TLD WHOIS server; the IANA referral is c
   const first = await call(app, '/api/whois?q=example.de');
   assert.equal(first.statusCode, 200);
   assert.deepEqual(first.json(), {
-    'whois.denic.de': { Domain: 'example.de', Nserver: ['a.iana-servers.net', 'b.iana-servers.net'], Status: 'connect', Changed: '2018-03-12T21:44:25+01:00', __raw: text },
+    'whois.denic.de': {
+      Domain: 'example.de',
+      Nserver: ['a.iana-servers.net', 'b.iana-servers.net'],
+      Status: 'connect',
+      Changed: '2018-03-12T21:44:25+01:00',
+      __raw: text,
+    },
   });
   const second = await call(app, '/api/whois?q=example2.de');
   assert.equal(second.statusCode, 200);
@@ -213,8 +250,11 @@ test('a registry WHOIS server that is down sends the domain to RDAP: the RDAP se
   const app = await api(300);
   const res = await call(app, '/api/whois?q=example.com');
   assert.equal(res.statusCode, 200);
-  assert.deepEqual(res.json(), { 'rdap.verisign.com': { ...EXAMPLE_COM_RDAP, __raw: domainText(EXAMPLE_COM_RDAP, 'example.com') } });
-  assert.ok(res.json()['rdap.verisign.com'].__raw.startsWith('Domain Name: EXAMPLE.COM\nRegistry Domain ID: 2336799_DOMAIN_COM-VRSN\n'));
+  assert.deepEqual(res.json(), {
+    'rdap.verisign.com': { ...EXAMPLE_COM_RDAP, __raw: domainText(EXAMPLE_COM_RDAP, 'example.com') },
+  });
+  const raw: string = res.json()['rdap.verisign.com'].__raw;
+  assert.ok(raw.startsWith('Domain Name: EXAMPLE.COM\nRegistry Domain ID: 2336799_DOMAIN_COM-VRSN\n'));
   await app.close();
 });
 
@@ -225,7 +265,9 @@ test('a TLD whose registry runs RDAP only (IANA names no WHOIS server) is answer
   const app = await api();
   const res = await call(app, '/api/whois?q=example.app');
   assert.equal(res.statusCode, 200);
-  assert.deepEqual(res.json(), { 'pubapi.registry.google': { ...domain, __raw: 'Domain Name: example.app\nRegistry Domain ID: 2A4E5B6C7-APP' } });
+  assert.deepEqual(res.json(), {
+    'pubapi.registry.google': { ...domain, __raw: 'Domain Name: example.app\nRegistry Domain ID: 2A4E5B6C7-APP' },
+  });
   assert.deepEqual(whois.queries, ['app']);
   await app.close();
 });
@@ -240,12 +282,14 @@ test('a domain the RDAP registry does not hold, when WHOIS gave no text, answers
   await app.close();
 });
 
-test("a registry's own \"no match\" text is its answer, as a user of whois(1) would see it", async () => {
+test('a registry\'s own "no match" text is its answer, as a user of whois(1) would see it', async () => {
   whois.on('com', IANA_COM);
   const app = await api();
   const res = await call(app, '/api/whois?q=unregistered-name.com');
   assert.equal(res.statusCode, 200);
-  assert.deepEqual(res.json(), { 'whois.verisign-grs.com': { __raw: 'No match for "DOMAIN UNREGISTERED-NAME.COM".\r\n' } });
+  assert.deepEqual(res.json(), {
+    'whois.verisign-grs.com': { __raw: 'No match for "DOMAIN UNREGISTERED-NAME.COM".\r\n' },
+  });
   assert.equal(fake.requests.length, 0);
   await app.close();
 });
@@ -254,7 +298,11 @@ test('a TLD with neither RDAP nor WHOIS answers 404 naming it, not cacheable', a
   whois.on('zw', fixture('whois.iana.org', 'no-server.txt') as string);
   const app = await api();
   // .zz and .exampletld are not in the root zone: no query; .zw is, and IANA names no WHOIS server for it here.
-  for (const [q, tld] of [['example.zz', 'zz'], ['nic.exampletld', 'exampletld'], ['example.zw', 'zw']] as const) {
+  for (const [q, tld] of [
+    ['example.zz', 'zz'],
+    ['nic.exampletld', 'exampletld'],
+    ['example.zw', 'zw'],
+  ] as const) {
     const res = await call(app, `/api/whois?q=${q}`);
     assert.equal(res.statusCode, 404, q);
     assert.deepEqual(res.json(), { error: noTldServer(tld) });
@@ -284,8 +332,23 @@ test('a missing or empty query answers 400 No address provided; anything else th
 
 test('reserved address space answers 400 Not a public IP address', async () => {
   const app = await api();
-  const ips = ['10.0.0.1', '192.168.1.1', '127.0.0.1', '100.64.0.1', '169.254.1.1', '192.0.2.1', '224.0.0.1', '::1', 'fe80::1', 'fc00::1', '2001:db8::1'];
-  await assertGuardErrors(app, ips.map((ip) => [`/api/whois?q=${encodeURIComponent(ip)}`, NOT_PUBLIC] as const));
+  const ips = [
+    '10.0.0.1',
+    '192.168.1.1',
+    '127.0.0.1',
+    '100.64.0.1',
+    '169.254.1.1',
+    '192.0.2.1',
+    '224.0.0.1',
+    '::1',
+    'fe80::1',
+    'fc00::1',
+    '2001:db8::1',
+  ];
+  await assertGuardErrors(
+    app,
+    ips.map((ip) => [`/api/whois?q=${encodeURIComponent(ip)}`, NOT_PUBLIC] as const),
+  );
   assert.equal(fake.requests.length + whois.queries.length, 0);
   await app.close();
 });
@@ -333,14 +396,20 @@ test('a domain whose WHOIS gave nothing and whose RDAP server fails answers 502'
 });
 
 test('an unreachable IANA referral server answers 502 for a WHOIS-only TLD', async () => {
-  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, WHOIS_OVERRIDE_SERVER: '127.0.0.1:1', UPSTREAM_TIMEOUT_MS: '2000' });
+  const { app } = await buildTestApi({
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    WHOIS_OVERRIDE_SERVER: '127.0.0.1:1',
+    UPSTREAM_TIMEOUT_MS: '2000',
+  });
   const res = await call(app, '/api/whois?q=example.de');
   assertErrorAnswer(res, 502, LOOKUP_FAILED);
   await app.close();
 });
 
 test('the start-up step refreshes the bootstrap tables from IANA', async () => {
-  for (const file of ['dns', 'ipv4', 'ipv6']) fake.on('GET', 'data.iana.org', `/rdap/${file}.json`, { json: fixture('data.iana.org', `${file}.json`) });
+  for (const file of ['dns', 'ipv4', 'ipv6']) {
+    fake.on('GET', 'data.iana.org', `/rdap/${file}.json`, { json: fixture('data.iana.org', `${file}.json`) });
+  }
   fake.on('GET', 'rdap.denic.de', '/domain/example.de', { json: { objectClassName: 'domain', ldhName: 'example.de' } });
   // IANA names no WHOIS server for .de here, so only RDAP can answer.
   const app = await api();

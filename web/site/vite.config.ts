@@ -12,7 +12,13 @@ export default defineConfig({
   plugins: [
     vue(),
     // Messages become code at build time; the runtime-only vue-i18n then needs no compiler.
-    VueI18nPlugin({ include: [here('src/locales/*.json')], runtimeOnly: true, compositionOnly: true, fullInstall: false, dropMessageCompiler: true }),
+    VueI18nPlugin({
+      include: [here('src/locales/*.json')],
+      runtimeOnly: true,
+      compositionOnly: true,
+      fullInstall: false,
+      dropMessageCompiler: true,
+    }),
   ],
   define: {
     // Compile-time switches of Vue: the features the site does not use

@@ -36,17 +36,35 @@ export function registerRipeStatFakeRoutes(fake: FakeUpstream): void {
     'GET',
     RIPE,
     '/data/routing-history/data.json',
-    byQuery(RIPE, 'resource', { '8.8.8.0/24': 'routing-history-8.8.8.0_24.json', default: 'routing-history-193.0.0.0_21.json' }),
+    byQuery(RIPE, 'resource', {
+      '8.8.8.0/24': 'routing-history-8.8.8.0_24.json',
+      default: 'routing-history-193.0.0.0_21.json',
+    }),
   );
-  fake.on('GET', RIPE, '/data/as-overview/data.json', byQuery(RIPE, 'resource', { AS3333: 'as-overview-AS3333.json', default: 'as-overview-AS200000.json' }));
+  fake.on(
+    'GET',
+    RIPE,
+    '/data/as-overview/data.json',
+    byQuery(RIPE, 'resource', { AS3333: 'as-overview-AS3333.json', default: 'as-overview-AS200000.json' }),
+  );
 }
 
 /** CAIDA listing pages and the 20261101 snapshots they name. */
 export function registerCaidaFakeRoutes(fake: FakeUpstream): void {
-  fake.on('GET', CAIDA, '/datasets/as-relationships/serial-2/', { body: fixture(CAIDA, 'as-relationships-serial-2.html') as string, headers: { 'content-type': 'text/html' } });
-  fake.on('GET', CAIDA, '/datasets/as-relationships/serial-2/20261101.as-rel2.txt.bz2', { body: fixtureBytes(CAIDA, '20261101.as-rel2.txt.bz2') });
-  fake.on('GET', CAIDA, '/datasets/as-organizations/', { body: fixture(CAIDA, 'as-organizations.html') as string, headers: { 'content-type': 'text/html' } });
-  fake.on('GET', CAIDA, '/datasets/as-organizations/20261101.as-org2info.txt.gz', { body: fixtureBytes(CAIDA, '20261101.as-org2info.txt.gz') });
+  fake.on('GET', CAIDA, '/datasets/as-relationships/serial-2/', {
+    body: fixture(CAIDA, 'as-relationships-serial-2.html') as string,
+    headers: { 'content-type': 'text/html' },
+  });
+  fake.on('GET', CAIDA, '/datasets/as-relationships/serial-2/20261101.as-rel2.txt.bz2', {
+    body: fixtureBytes(CAIDA, '20261101.as-rel2.txt.bz2'),
+  });
+  fake.on('GET', CAIDA, '/datasets/as-organizations/', {
+    body: fixture(CAIDA, 'as-organizations.html') as string,
+    headers: { 'content-type': 'text/html' },
+  });
+  fake.on('GET', CAIDA, '/datasets/as-organizations/20261101.as-org2info.txt.gz', {
+    body: fixtureBytes(CAIDA, '20261101.as-org2info.txt.gz'),
+  });
 }
 
 export function registerAsnFakeRoutes(fake: FakeUpstream): void {

@@ -28,16 +28,33 @@ export function registerGeoFakeRoutes(fake: FakeUpstream): void {
   );
   fake.on('GET', 'ip-api.com', /^\/json\/[^/]+$/, (req, res) => {
     const v6 = isV6(decodeURIComponent(req.path.slice('/json/'.length)));
-    json(res, fixture('ip-api.com', v6 ? `${V6_FILE}.ja.json` : req.query.get('lang') === 'de' ? '8.8.8.8.de.json' : '8.8.8.8.en.json'));
+    json(
+      res,
+      fixture(
+        'ip-api.com',
+        v6 ? `${V6_FILE}.ja.json` : req.query.get('lang') === 'de' ? '8.8.8.8.de.json' : '8.8.8.8.en.json',
+      ),
+    );
   });
   fake.on('GET', 'api.ip.sb', /^\/geoip\/[^/]+$/, (req, res) =>
-    json(res, fixture('api.ip.sb', isV6(decodeURIComponent(req.path.slice('/geoip/'.length))) ? `${V6_FILE}.json` : '8.8.8.8.json')),
+    json(
+      res,
+      fixture(
+        'api.ip.sb',
+        isV6(decodeURIComponent(req.path.slice('/geoip/'.length))) ? `${V6_FILE}.json` : '8.8.8.8.json',
+      ),
+    ),
   );
-  fake.on('GET', 'api.ipapi.is', '/', (req, res) => json(res, fixture('api.ipapi.is', isV6(req.query.get('q')) ? `${V6_FILE}.json` : '8.8.8.8.json')));
+  fake.on('GET', 'api.ipapi.is', '/', (req, res) =>
+    json(res, fixture('api.ipapi.is', isV6(req.query.get('q')) ? `${V6_FILE}.json` : '8.8.8.8.json')),
+  );
   fake.on('GET', 'api.ip2location.io', '/', (req, res) =>
     json(res, fixture('api.ip2location.io', isV6(req.query.get('ip')) ? `${V6_FILE}.json` : '8.8.8.8.json')),
   );
   fake.on('GET', PRIVATE_API_HOST, '/ipinfo', (req, res) =>
-    json(res, fixture(PRIVATE_API_HOST, isV6(req.query.get('ip')) ? 'ipinfo-de-signed-out.json' : 'ipinfo-signed-in.json')),
+    json(
+      res,
+      fixture(PRIVATE_API_HOST, isV6(req.query.get('ip')) ? 'ipinfo-de-signed-out.json' : 'ipinfo-signed-in.json'),
+    ),
   );
 }

@@ -18,7 +18,9 @@ function canned(answer: UpstreamAnswer): Canned {
 /** The fixed upstream answers each capability lists beside its example requests (routes/<cap>/examples.ts). */
 export function registerUpstreamAnswers(fake: FakeUpstream): void {
   for (const capability of CAPABILITIES) {
-    for (const answer of capability.upstreamAnswers ?? []) fake.on(answer.method, answer.host, answer.path, canned(answer));
+    for (const answer of capability.upstreamAnswers ?? []) {
+      fake.on(answer.method, answer.host, answer.path, canned(answer));
+    }
   }
 }
 

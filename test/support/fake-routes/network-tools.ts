@@ -2,7 +2,10 @@ import type { ServerResponse } from 'node:http';
 import { EXAMPLE_PRIVATE_API_HOST } from '../../../routes/example-request.js';
 import { fixture, type FakeUpstream } from '../fake-upstream.js';
 
-export const FAKE_PRIVATE_ENV = { PRIVATE_API_KEY: 'fake-private-key', PRIVATE_API_ENDPOINT: `https://${EXAMPLE_PRIVATE_API_HOST}` };
+export const FAKE_PRIVATE_ENV = {
+  PRIVATE_API_KEY: 'fake-private-key',
+  PRIVATE_API_ENDPOINT: `https://${EXAMPLE_PRIVATE_API_HOST}`,
+};
 export const FAKE_MAP_ENV = { MAP_API_KEY: 'fake-map-key-1,fake-map-key-2' };
 
 const json = (res: ServerResponse, body: unknown, status = 200) =>
@@ -11,6 +14,14 @@ const json = (res: ServerResponse, body: unknown, status = 200) =>
 /** OONI's aggregation, one fixture per domain asked about; the other network tools' answers are fixed (routes/<cap>/examples.ts). */
 export function registerNetworkToolsFakeRoutes(fake: FakeUpstream): void {
   fake.on('GET', 'api.ooni.io', '/api/v1/aggregation', (req, res) =>
-    json(res, fixture('api.ooni.io', req.query.get('domain')?.startsWith('www.') ? 'aggregation-www.example.com.json' : 'aggregation-example.com.json')),
+    json(
+      res,
+      fixture(
+        'api.ooni.io',
+        req.query.get('domain')?.startsWith('www.')
+          ? 'aggregation-www.example.com.json'
+          : 'aggregation-example.com.json',
+      ),
+    ),
   );
 }

@@ -20,9 +20,43 @@ export const FULL_REPORT = {
     ipinfo: {
       testedAt: '2026-11-24T12:29:41.000Z',
       cards: [
-        { source: 'IPCheck.ing IPv4', ip: '203.0.113.x', countryCode: 'DE', region: 'Hessen', city: 'Frankfurt am Main', timezone: 'Europe/Berlin', asn: 'AS3320', isp: 'Deutsche Telekom AG', isProxy: 'no', ipType: 'residential', nativeIP: true, qualityScore: 92, proxyProtocol: 'N/A', proxyProvider: 'N/A' },
-        { source: 'IPCheck.ing IPv6', ip: '2a01:4f8:c0c:1234:x', countryCode: 'de', timezone: 'Europe/Berlin', asn: 'AS24940', isp: 'Hetzner Online GmbH', isProxy: 'maybe', ipType: 'hosting', nativeIP: false, qualityScore: 41.5 },
-        { source: 'MaxMind', ip: '8.8.8.8', countryCode: 'US', region: 'California', city: 'Mountain View', asn: 'AS15169', isp: 'Google LLC' },
+        {
+          source: 'IPCheck.ing IPv4',
+          ip: '203.0.113.x',
+          countryCode: 'DE',
+          region: 'Hessen',
+          city: 'Frankfurt am Main',
+          timezone: 'Europe/Berlin',
+          asn: 'AS3320',
+          isp: 'Deutsche Telekom AG',
+          isProxy: 'no',
+          ipType: 'residential',
+          nativeIP: true,
+          qualityScore: 92,
+          proxyProtocol: 'N/A',
+          proxyProvider: 'N/A',
+        },
+        {
+          source: 'IPCheck.ing IPv6',
+          ip: '2a01:4f8:c0c:1234:x',
+          countryCode: 'de',
+          timezone: 'Europe/Berlin',
+          asn: 'AS24940',
+          isp: 'Hetzner Online GmbH',
+          isProxy: 'maybe',
+          ipType: 'hosting',
+          nativeIP: false,
+          qualityScore: 41.5,
+        },
+        {
+          source: 'MaxMind',
+          ip: '8.8.8.8',
+          countryCode: 'US',
+          region: 'California',
+          city: 'Mountain View',
+          asn: 'AS15169',
+          isp: 'Google LLC',
+        },
       ],
     },
     connectivity: {
@@ -36,7 +70,14 @@ export const FULL_REPORT = {
     webrtc: {
       testedAt: '2026-11-24T12:30:05.000Z',
       servers: [
-        { id: 'google', url: 'stun:stun.l.google.com:19302', ip: '203.0.113.x', natType: 'srflx', countryCode: 'DE', org: 'Deutsche Telekom AG' },
+        {
+          id: 'google',
+          url: 'stun:stun.l.google.com:19302',
+          ip: '203.0.113.x',
+          natType: 'srflx',
+          countryCode: 'DE',
+          org: 'Deutsche Telekom AG',
+        },
         { id: 'cloudflare', url: 'stun:stun.cloudflare.com:3478', natType: 'unavailable' },
       ],
     },
@@ -57,7 +98,9 @@ export const FULL_REPORT = {
     pingtest: {
       testedAt: '2026-11-24T12:32:10.000Z',
       target: 'example.com',
-      probes: [{ countryCode: 'JP', stats: { min: 231.2, max: 240.9, avg: 234.1, loss: 0, total: 3, rcv: 3, drop: 0 } }],
+      probes: [
+        { countryCode: 'JP', stats: { min: 231.2, max: 240.9, avg: 234.1, loss: 0, total: 3, rcv: 3, drop: 0 } },
+      ],
     },
     mtrtest: {
       testedAt: '2026-11-24T12:33:00.000Z',
@@ -69,13 +112,32 @@ export const FULL_REPORT = {
           network: 'Hetzner Online GmbH',
           asn: 24940,
           hops: [
-            { n: 1, asn: null, host: '_gateway', ip: '10.0.0.1', lossPct: 0, drop: 0, rcv: 3, sntCount: 3, lastMs: 0.4, avgMs: 0.5, bestMs: 0.3, worstMs: 0.7, stdevMs: 0.1, javgMs: 0.2 },
+            {
+              n: 1,
+              asn: null,
+              host: '_gateway',
+              ip: '10.0.0.1',
+              lossPct: 0,
+              drop: 0,
+              rcv: 3,
+              sntCount: 3,
+              lastMs: 0.4,
+              avgMs: 0.5,
+              bestMs: 0.3,
+              worstMs: 0.7,
+              stdevMs: 0.1,
+              javgMs: 0.2,
+            },
             { n: 2, asn: 13335, host: 'one.one.one.one', ip: '1.1.1.1', lossPct: 0, avgMs: 1.9 },
           ],
         },
       ],
     },
-    ruletest: { testedAt: '2026-11-24T12:33:40.000Z', uniqueIPCount: 2, workers: [{ id: 1, ip: '203.0.113.x', countryCode: 'DE', org: 'Deutsche Telekom AG' }, { id: 2 }] },
+    ruletest: {
+      testedAt: '2026-11-24T12:33:40.000Z',
+      uniqueIPCount: 2,
+      workers: [{ id: 1, ip: '203.0.113.x', countryCode: 'DE', org: 'Deutsche Telekom AG' }, { id: 2 }],
+    },
     browserinfo: {
       testedAt: '2026-11-24T12:29:40.000Z',
       browser: { name: 'Chrome', version: '131.0.0.0' },
@@ -86,13 +148,32 @@ export const FULL_REPORT = {
       display: { width: 2560, height: 1440, pixelRatio: 1.5 },
       connection: null,
     },
-    invisibility: { testedAt: '2026-11-24T12:34:20.000Z', ip: '203.0.113.x', scores: { proxy: 0, vpn: 12.5 }, flags: [{ key: 'timezone', flagged: false }, { key: 'datacenter', flagged: true }] },
+    invisibility: {
+      testedAt: '2026-11-24T12:34:20.000Z',
+      ip: '203.0.113.x',
+      scores: { proxy: 0, vpn: 12.5 },
+      flags: [
+        { key: 'timezone', flagged: false },
+        { key: 'datacenter', flagged: true },
+      ],
+    },
     enhanceddnsleak: {
       testedAt: '2026-11-24T12:35:00.000Z',
       rawCount: 24,
       resolverCount: 2,
       dnssec: 'partial',
-      queries: [{ ip: '172.253.226.33', countryCode: 'US', asn: 'AS15169', org: 'Google LLC', transport: 'udp', ecs: '203.0.113.0/24', do: true, cd: false }],
+      queries: [
+        {
+          ip: '172.253.226.33',
+          countryCode: 'US',
+          asn: 'AS15169',
+          org: 'Google LLC',
+          transport: 'udp',
+          ecs: '203.0.113.0/24',
+          do: true,
+          cd: false,
+        },
+      ],
     },
     persona: {
       testedAt: '2026-11-24T12:36:00.000Z',
@@ -133,7 +214,11 @@ export function registerFakeKv(fake: FakeUpstream): FakeKv {
     capacity: 10_000,
   });
   const year = 365 * 24 * 60 * 60;
-  kv.set(EXAMPLE_REPORT_ID, JSON.stringify({ expiresAt: new Date(Date.now() + year * 1000).toISOString(), report: EXAMPLE_REPORT }), year);
+  kv.set(
+    EXAMPLE_REPORT_ID,
+    JSON.stringify({ expiresAt: new Date(Date.now() + year * 1000).toISOString(), report: EXAMPLE_REPORT }),
+    year,
+  );
   return kv;
 }
 

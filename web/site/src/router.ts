@@ -13,12 +13,42 @@ export const router = createRouter({
     { path: '/asn/:asn', name: 'asn', component: () => import('./pages/AsnPage.vue'), meta: { title: 'asn.title' } },
     // A prefix keeps its slash: /prefix/8.8.8.0/24. The last segment (the
     // length) has no file extension, so the front listener answers index.html.
-    { path: '/prefix/:address/:length', name: 'prefix', component: () => import('./pages/PrefixPage.vue'), meta: { title: 'prefix.title' } },
-    { path: '/censorship', name: 'censorship', component: () => import('./pages/CensorshipPage.vue'), meta: { title: 'censorship.title' } },
-    { path: '/status', name: 'status', component: () => import('./pages/StatusPage.vue'), meta: { title: 'status.title' } },
-    { path: '/outages', name: 'outages', component: () => import('./pages/OutagesPage.vue'), meta: { title: 'outages.title' } },
-    { path: '/r/:id', name: 'report', component: () => import('./pages/ReportPage.vue'), meta: { title: 'report.title' } },
-    { path: '/:rest(.*)*', name: 'notFound', component: () => import('./pages/NotFoundPage.vue'), meta: { title: 'notFound.title' } },
+    {
+      path: '/prefix/:address/:length',
+      name: 'prefix',
+      component: () => import('./pages/PrefixPage.vue'),
+      meta: { title: 'prefix.title' },
+    },
+    {
+      path: '/censorship',
+      name: 'censorship',
+      component: () => import('./pages/CensorshipPage.vue'),
+      meta: { title: 'censorship.title' },
+    },
+    {
+      path: '/status',
+      name: 'status',
+      component: () => import('./pages/StatusPage.vue'),
+      meta: { title: 'status.title' },
+    },
+    {
+      path: '/outages',
+      name: 'outages',
+      component: () => import('./pages/OutagesPage.vue'),
+      meta: { title: 'outages.title' },
+    },
+    {
+      path: '/r/:id',
+      name: 'report',
+      component: () => import('./pages/ReportPage.vue'),
+      meta: { title: 'report.title' },
+    },
+    {
+      path: '/:rest(.*)*',
+      name: 'notFound',
+      component: () => import('./pages/NotFoundPage.vue'),
+      meta: { title: 'notFound.title' },
+    },
   ],
   // A first load is already at the top: scrolling there would only force an early layout.
   scrollBehavior: (to, from, saved) => saved ?? (from === START_LOCATION || to.path === from.path ? false : { top: 0 }),

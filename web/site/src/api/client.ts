@@ -53,7 +53,12 @@ async function errorFrom(response: Response): Promise<ApiError> {
   } catch {
     detail = '';
   }
-  return new ApiError(kindOf(response.status, text), response.status, detail, retryAfterSeconds(response.headers.get('retry-after')));
+  return new ApiError(
+    kindOf(response.status, text),
+    response.status,
+    detail,
+    retryAfterSeconds(response.headers.get('retry-after')),
+  );
 }
 
 async function send(path: string, init: RequestInit | undefined, signal?: AbortSignal): Promise<Response> {
@@ -74,7 +79,11 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
 
 /** POST a JSON body; a non-2xx becomes an ApiError. */
 export async function postJson<T>(path: string, body: unknown): Promise<T> {
-  const response = await send(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const response = await send(path, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
   if (!response.ok) throw await errorFrom(response);
   return (await response.json()) as T;
 }

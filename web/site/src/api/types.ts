@@ -136,7 +136,14 @@ export interface StatusOverview {
 }
 export interface StatusDetail {
   components: Array<{ name: string; status: string }>;
-  incidents: Array<{ id: string; name: string; status: string | null; impact: string; startedAt: string | null; url: string }>;
+  incidents: Array<{
+    id: string;
+    name: string;
+    status: string | null;
+    impact: string;
+    startedAt: string | null;
+    url: string;
+  }>;
 }
 
 export interface OutageEvent {

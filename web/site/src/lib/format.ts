@@ -35,7 +35,15 @@ function buildNext(): void {
   if (key === undefined) return;
   const [locale = 'en', zone = 'UTC'] = key.split(' ');
   try {
-    clocks.set(key, new Intl.DateTimeFormat(locale, { timeZone: zone, hour: '2-digit', minute: '2-digit', timeZoneName: 'shortOffset' }));
+    clocks.set(
+      key,
+      new Intl.DateTimeFormat(locale, {
+        timeZone: zone,
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZoneName: 'shortOffset',
+      }),
+    );
   } catch {
     clocks.set(key, null);
   }

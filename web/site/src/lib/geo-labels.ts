@@ -2,8 +2,21 @@ import { computed, type ComputedRef } from 'vue';
 import { useI18n } from 'vue-i18n';
 
 const KEYS = [
-  'ip', 'country', 'region', 'city', 'timezone', 'coordinates', 'asn', 'org', 'hosting', 'proxyFlag',
-  'score', 'native', 'proxyVpn', 'type', 'unknown',
+  'ip',
+  'country',
+  'region',
+  'city',
+  'timezone',
+  'coordinates',
+  'asn',
+  'org',
+  'hosting',
+  'proxyFlag',
+  'score',
+  'native',
+  'proxyVpn',
+  'type',
+  'unknown',
 ] as const;
 export type GeoLabels = Record<(typeof KEYS)[number], string>;
 

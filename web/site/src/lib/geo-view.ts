@@ -41,7 +41,12 @@ function coordinate(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
-const IP_TYPES: Record<string, IpType> = { Business: 'business', Residential: 'residential', Wireless: 'wireless', Hosting: 'hosting' };
+const IP_TYPES: Record<string, IpType> = {
+  Business: 'business',
+  Residential: 'residential',
+  Wireless: 'wireless',
+  Hosting: 'hosting',
+};
 
 function advancedOf(data: AdvancedData): Advanced | Gate {
   // The companion API gates every field with the same sentinel string.
@@ -60,7 +65,12 @@ function advancedOf(data: AdvancedData): Advanced | Gate {
 }
 
 /** A live geo answer as a card. `country` carries the ISO code; `country_name` is only its fallback. */
-export function fromRecord(source: string, ip: string, record: GeoRecord, extra: 'advanced' | 'flags' | null): CardView {
+export function fromRecord(
+  source: string,
+  ip: string,
+  record: GeoRecord,
+  extra: 'advanced' | 'flags' | null,
+): CardView {
   const asn = text(record.asn);
   return {
     source,
@@ -76,7 +86,10 @@ export function fromRecord(source: string, ip: string, record: GeoRecord, extra:
     org: text(record.org),
     hosting: extra === 'flags' && typeof record.isHosting === 'boolean' ? record.isHosting : null,
     proxy: extra === 'flags' && typeof record.isProxy === 'boolean' ? record.isProxy : null,
-    advanced: extra === 'advanced' && record.advancedData && typeof record.advancedData === 'object' ? advancedOf(record.advancedData) : null,
+    advanced:
+      extra === 'advanced' && record.advancedData && typeof record.advancedData === 'object'
+        ? advancedOf(record.advancedData)
+        : null,
   };
 }
 

@@ -47,10 +47,17 @@ export function layoutGraph(graph: Connectivity): Layout {
       }
     }
   }
-  const intermediateDepth = Math.max(0, ...graph.nodes.filter((n) => n.type === 'intermediate').map((n) => depth.get(n.asn) ?? 1));
+  const intermediateDepth = Math.max(
+    0,
+    ...graph.nodes.filter((n) => n.type === 'intermediate').map((n) => depth.get(n.asn) ?? 1),
+  );
   const lastColumn = intermediateDepth + 1;
   const columnOf = (type: NodeType, asn: number) =>
-    type === 'origin' || type === 'origin-tier1' ? 0 : type === 'tier1' ? lastColumn : Math.min(depth.get(asn) ?? 1, lastColumn - 1);
+    type === 'origin' || type === 'origin-tier1'
+      ? 0
+      : type === 'tier1'
+        ? lastColumn
+        : Math.min(depth.get(asn) ?? 1, lastColumn - 1);
 
   const columns = new Map<number, Connectivity['nodes']>();
   for (const node of graph.nodes) {

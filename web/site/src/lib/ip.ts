@@ -39,9 +39,20 @@ function ipv4Number(ip: string): number {
 }
 
 const V4_RESERVED: ReadonlyArray<[string, number]> = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ];
 
 /**
@@ -52,7 +63,9 @@ const V4_RESERVED: ReadonlyArray<[string, number]> = [
 export function isReserved(ip: string): boolean {
   if (isIpv4(ip)) {
     const n = ipv4Number(ip);
-    return V4_RESERVED.some(([base, bits]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(ipv4Number(base) / 2 ** (32 - bits)));
+    return V4_RESERVED.some(
+      ([base, bits]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(ipv4Number(base) / 2 ** (32 - bits)),
+    );
   }
   if (!isIpv6(ip)) return false;
   const g = ipv6Groups(ip);
@@ -73,7 +86,9 @@ export function isReserved(ip: string): boolean {
 export function prefixOf(ip: string): string | null {
   if (isIpv4(ip)) return `${ip.split('.').slice(0, 3).join('.')}.0/24`;
   if (!isIpv6(ip)) return null;
-  const groups = ipv6Groups(ip).slice(0, 3).map((x) => x.toString(16));
+  const groups = ipv6Groups(ip)
+    .slice(0, 3)
+    .map((x) => x.toString(16));
   return `${groups.join(':')}::/48`;
 }
 
@@ -112,7 +127,10 @@ export function lookupTarget(input: string): { path: string; query?: Record<stri
   if (isPrefix(text)) return { path: `/prefix/${text}` };
   const mac = macDigits(text);
   if (mac) return { path: `/mac/${macPairs(mac)}` };
-  const host = text.replace(/^https?:\/\//i, '').replace(/[/?#].*$/, '').replace(/\.$/, '');
+  const host = text
+    .replace(/^https?:\/\//i, '')
+    .replace(/[/?#].*$/, '')
+    .replace(/\.$/, '');
   if (isDomain(host)) return { path: '/whois', query: { q: host.toLowerCase() } };
   return null;
 }

@@ -1,10 +1,7 @@
 import { onScopeDispose, shallowRef, watch, type ShallowRef, type WatchSource } from 'vue';
 
 export type LoadState<T> =
-  | { status: 'idle' }
-  | { status: 'loading' }
-  | { status: 'done'; data: T }
-  | { status: 'error'; error: unknown };
+  { status: 'idle' } | { status: 'loading' } | { status: 'done'; data: T } | { status: 'error'; error: unknown };
 
 /**
  * Loads data for a key (a route parameter, a query) whenever it changes; a

@@ -1,3 +1,5 @@
+import type { HistoryRow } from '../../../../routes/asn/history-rows';
+
 // Answer shapes the site reads, as the frontend contract describes them
 // (docs/site.md names the sections). Only the fields the site reads are typed.
 
@@ -117,15 +119,8 @@ export interface Connectivity {
   edges: Array<{ from: number; to: number }>;
 }
 
-export interface HistoryRow {
-  asn: string;
-  org: string | null;
-  firstSeen: string;
-  lastSeen: string;
-  peers: number;
-  peersPct: number;
-  prefixes: string[];
-}
+// The service's own definition of a row (a type only: nothing of the service reaches the bundle).
+export type { HistoryRow };
 export interface AsnHistory {
   history: HistoryRow[];
 }

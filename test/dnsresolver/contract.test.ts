@@ -1,22 +1,12 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FastifyInstance } from 'fastify';
-import { assertGuardErrors, buildTestApi, call } from '../support/app.js';
-import { startAllFakes, type AllFakes } from '../support/fakes.js';
+import { assertGuardErrors, call } from '../support/app.js';
+import { demoAppPerFile } from '../support/fake-upstream-per-file.js';
 
 // The frontend contract (section 3) on the demo's fakes: what the site's DNS
 // resolver table reads, row by row.
 
-let fakes: AllFakes;
-let app: FastifyInstance;
-before(async () => {
-  fakes = await startAllFakes();
-  ({ app } = await buildTestApi(fakes.env));
-});
-after(async () => {
-  await app.close();
-  await fakes.close();
-});
+const demo = demoAppPerFile();
 
 const PROVIDERS = [
   'Google',
@@ -38,7 +28,7 @@ const TYPES = ['udp', 'doh', 'udp', 'doh', 'udp', 'udp', 'udp', 'udp', 'doh', 'u
 const COUNTRIES = ['US', 'US', 'US', 'US', 'US', 'CH', 'CA', 'CY', 'CY', 'CN', 'CN', 'CN', 'CN', 'EU'];
 
 test('REQUIRED fields of every row: provider, type udp|doh, a two-letter country string, result; example.com resolves on all fourteen', async () => {
-  const res = await call(app, '/api/dnsresolver?hostname=example.com&type=A');
+  const res = await call(demo.app, '/api/dnsresolver?hostname=example.com&type=A');
   assert.equal(res.statusCode, 200);
   const body = res.json() as { hostname: unknown; results: Array<Record<string, unknown>> };
   assert.equal(body.hostname, 'example.com');
@@ -69,7 +59,7 @@ test('REQUIRED fields of every row: provider, type udp|doh, a two-letter country
 });
 
 test("MX on the fakes (example.com's null MX): one string over plain DNS, an array over DoH", async () => {
-  const mx = await call(app, '/api/dnsresolver?hostname=example.com&type=MX');
+  const mx = await call(demo.app, '/api/dnsresolver?hostname=example.com&type=MX');
   assert.equal(mx.statusCode, 200);
   for (const row of mx.json().results as Array<{ type: string; result: unknown }>) {
     assert.deepEqual(row.result, row.type === 'udp' ? '0 .' : ['0 .']);
@@ -77,7 +67,7 @@ test("MX on the fakes (example.com's null MX): one string over plain DNS, an arr
 });
 
 test('a type without records: "N/A" over plain DNS, ["N/A"] over DoH; still 200', async () => {
-  const cname = await call(app, '/api/dnsresolver?hostname=example.com&type=CNAME');
+  const cname = await call(demo.app, '/api/dnsresolver?hostname=example.com&type=CNAME');
   assert.equal(cname.statusCode, 200);
   for (const row of cname.json().results as Array<{ type: string; result: unknown }>) {
     assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['N/A']);
@@ -85,7 +75,7 @@ test('a type without records: "N/A" over plain DNS, ["N/A"] over DoH; still 200'
 });
 
 test('the error bodies: 400 with the guard strings for a missing or invalid hostname or type', async () => {
-  await assertGuardErrors(app, [
+  await assertGuardErrors(demo.app, [
     ['/api/dnsresolver?type=A', 'No domain provided'],
     ['/api/dnsresolver?hostname=localhost&type=A', 'Invalid domain'],
     ['/api/dnsresolver?hostname=example.com', 'No record type provided'],

@@ -1,27 +1,20 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FastifyInstance } from 'fastify';
-import { buildTestApi } from '../support/app.js';
 import { overHttp, type TimedAnswer, type TimedRequest } from '../support/over-http.js';
-import { startAllFakes, type AllFakes } from '../support/fakes.js';
+import { demoAppPerFile } from '../support/fake-upstream-per-file.js';
 import { MAX_JSON_DEPTH, TOO_DEEP } from '../../plugins/json-body.js';
 import { nestedDeeperThan } from '../../lib/json-depth.js';
 
 const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-let fakes: AllFakes;
-let app: FastifyInstance;
-let send: (path: string, options?: TimedRequest) => Promise<TimedAnswer>;
-before(async () => {
-  fakes = await startAllFakes();
-  ({ app } = await buildTestApi(fakes.env));
-  send = await overHttp(app);
-});
-after(async () => {
-  await app.close();
-  await fakes.close();
-});
+const demo = demoAppPerFile();
+// Listening starts with the first request, once the file's app exists.
+let overSocket: ((path: string, options?: TimedRequest) => Promise<TimedAnswer>) | undefined;
+const send = async (path: string, options?: TimedRequest): Promise<TimedAnswer> => {
+  overSocket ??= await overHttp(demo.app);
+  return overSocket(path, options);
+};
 
 // Each route with a JSON body, and where a deep value can sit in it.
 const BODIES: Array<[method: 'POST' | 'PUT', path: string, body: (deep: string) => string]> = [

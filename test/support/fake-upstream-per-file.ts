@@ -1,6 +1,9 @@
 import { after, before, beforeEach } from 'node:test';
 import { FakeUpstream } from './fake-upstream.js';
 import { FakeWhois } from './fake-whois.js';
+import type { FastifyInstance } from 'fastify';
+import { buildTestApi } from './app.js';
+import { startAllFakes, type AllFakes } from './fakes.js';
 
 /**
  * One fake upstream server for a whole test file: listening before its first
@@ -24,4 +27,22 @@ export function fakeWhoisPerFile(): FakeWhois {
   beforeEach(() => whois.reset());
   after(() => whois.close());
   return whois;
+}
+
+/**
+ * The demo's wiring for a whole test file: every fake and an app on their
+ * settings, ready before the first test and closed after the last. Read
+ * `app` and `fakes` inside tests (they are set once `before` has run).
+ */
+export function demoAppPerFile(): { app: FastifyInstance; fakes: AllFakes } {
+  const demo = {} as { app: FastifyInstance; fakes: AllFakes };
+  before(async () => {
+    demo.fakes = await startAllFakes();
+    ({ app: demo.app } = await buildTestApi(demo.fakes.env));
+  });
+  after(async () => {
+    await demo.app.close();
+    await demo.fakes.close();
+  });
+  return demo;
 }

@@ -1,8 +1,7 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FastifyInstance } from 'fastify';
-import { buildTestApi, call } from '../support/app.js';
-import { startAllFakes, type AllFakes } from '../support/fakes.js';
+import { call } from '../support/app.js';
+import { demoAppPerFile } from '../support/fake-upstream-per-file.js';
 import { registerWhoisReplies } from '../support/fake-routes/whois.js';
 import { INVALID_QUERY, LOOKUP_FAILED, NOT_PUBLIC, NO_QUERY, noTldServer } from '../../routes/whois/index.js';
 
@@ -10,19 +9,10 @@ import { INVALID_QUERY, LOOKUP_FAILED, NOT_PUBLIC, NO_QUERY, noTldServer } from 
 // WHOIS panel reads, and the error statuses it tells apart.
 const SITE_HOST_KEY = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i;
 
-let fakes: AllFakes;
-let app: FastifyInstance;
-before(async () => {
-  fakes = await startAllFakes();
-  ({ app } = await buildTestApi(fakes.env));
-});
-after(async () => {
-  await app.close();
-  await fakes.close();
-});
+const demo = demoAppPerFile();
 
 test('domain: REQUIRED host keys the site accepts, each with a non-empty string __raw (registry, then registrar)', async () => {
-  const res = await call(app, '/api/whois?q=example.com');
+  const res = await call(demo.app, '/api/whois?q=example.com');
   assert.equal(res.statusCode, 200);
   const body = res.json() as Record<string, { __raw: unknown }>;
   assert.deepEqual(Object.keys(body), ['whois.verisign-grs.com', 'whois.iana.org']);
@@ -40,9 +30,9 @@ test('domain: REQUIRED host keys the site accepts, each with a non-empty string 
 });
 
 test('domain answered by RDAP: the RDAP host as the key and __raw written from the JSON', async () => {
-  fakes.whois.on('domain example.com', '');
+  demo.fakes.whois.on('domain example.com', '');
   try {
-    const res = await call(app, '/api/whois?q=example.com');
+    const res = await call(demo.app, '/api/whois?q=example.com');
     assert.equal(res.statusCode, 200);
     const body = res.json() as Record<string, { __raw: string; ldhName: string }>;
     assert.deepEqual(Object.keys(body), ['rdap.verisign.com']);
@@ -73,13 +63,13 @@ test('domain answered by RDAP: the RDAP host as the key and __raw written from t
       ].join('\n'),
     );
   } finally {
-    fakes.whois.reset();
-    registerWhoisReplies(fakes.whois);
+    demo.fakes.whois.reset();
+    registerWhoisReplies(demo.fakes.whois);
   }
 });
 
 test('IP: REQUIRED top-level __raw, a non-empty string, next to the RDAP network object', async () => {
-  const res = await call(app, '/api/whois?q=193.0.6.139');
+  const res = await call(demo.app, '/api/whois?q=193.0.6.139');
   assert.equal(res.statusCode, 200);
   const body = res.json() as { __raw: unknown; objectClassName: string };
   assert.equal(typeof body.__raw, 'string');
@@ -99,14 +89,14 @@ test('each error body the contract names: 400s for bad input and reserved space,
     ['/api/whois?q=example.zz', 404, noTldServer('zz')],
   ];
   for (const [url, status, error] of cases) {
-    const res = await call(app, url);
+    const res = await call(demo.app, url);
     assert.equal(res.statusCode, status, url);
     assert.deepEqual(res.json(), { error }, url);
   }
   // ARIN's RDAP server failing and its WHOIS server sending only a blank line.
-  fakes.http.on('GET', 'rdap.arin.net', '/registry/ip/8.8.8.8', { status: 500 });
-  fakes.whois.on('8.8.8.8', '\r\n');
-  const failed = await call(app, '/api/whois?q=8.8.8.8');
+  demo.fakes.http.on('GET', 'rdap.arin.net', '/registry/ip/8.8.8.8', { status: 500 });
+  demo.fakes.whois.on('8.8.8.8', '\r\n');
+  const failed = await call(demo.app, '/api/whois?q=8.8.8.8');
   assert.ok(failed.statusCode >= 500, String(failed.statusCode));
   assert.deepEqual(failed.json(), { error: LOOKUP_FAILED });
 });

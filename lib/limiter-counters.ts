@@ -1,5 +1,7 @@
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
+import type { Redis } from 'ioredis';
+import type { Reply } from './redis-batch.js';
 import type { RedisLink } from './redis-link.js';
 
 type Counted = { current: number; ttl: number };
@@ -25,7 +27,7 @@ export class LimiterCounters {
     name: string,
     private readonly link: RedisLink | undefined,
   ) {
-    this.shared = link && new RedisStore(false, false, link.client, `netdiag:limit:${name}:`);
+    this.shared = link && new RedisStore(false, false, batchedClient(link), `netdiag:limit:${name}:`);
   }
 
   incr(key: string, done: Done, timeWindow: number, max: number): void {
@@ -58,6 +60,25 @@ export class LimiterCounters {
   entered(key: string): boolean {
     return this.entering.delete(key);
   }
+}
+
+/**
+ * The client @fastify/rate-limit's RedisStore is given. The store defines its
+ * counting script on it, then calls the script by name with a callback: the
+ * script is defined on the real client (so ioredis sends it by its SHA), and
+ * each call goes out with the other requests' commands in the link's batch.
+ */
+function batchedClient(link: RedisLink): Redis {
+  const client: Record<string, unknown> = {
+    defineCommand(name: string, definition: { numberOfKeys: number; lua: string }) {
+      link.client.defineCommand(name, definition);
+      client[name] = (...args: unknown[]) => {
+        const reply = args.pop() as Reply;
+        link.batch.send(name, args, reply);
+      };
+    },
+  };
+  return client as unknown as Redis;
 }
 
 /**

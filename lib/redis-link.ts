@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
+import { CommandBatch } from './redis-batch.js';
 
 // A limiter asks Redis on every request, so a hung Redis must never hold a
 // request for long: past this, the command fails and the request is counted
@@ -29,6 +30,8 @@ export function redisUrlForLogs(url: string): string {
  */
 export class RedisLink {
   readonly client: Redis;
+  /** Where the limiters send their commands: one pipeline per event-loop turn. */
+  readonly batch: CommandBatch;
   private down = false;
 
   constructor(
@@ -42,6 +45,7 @@ export class RedisLink {
       connectTimeout: CONNECT_TIMEOUT_MS,
       retryStrategy: (attempt) => Math.min(attempt * 200, RECONNECT_MAX_MS),
     });
+    this.batch = new CommandBatch(this.client);
     this.client.on('error', (err: Error) => this.failed(err));
     this.client.on('ready', () => this.answered());
   }

@@ -17,37 +17,20 @@ function fakeRoutes(fake: FakeUpstream): void {
   registerNetworkToolsFakeRoutes(fake);
 }
 
+/** A case on the API listener asking a route's example request, with the fakes' routes. */
+function apiCase(name: string, path: string, extra: Partial<BenchCase> = {}, method?: string): BenchCase {
+  return { name, listener: 'api', ...exampleCase(exampleRequest(path, method)), fake: fakeRoutes, ...extra };
+}
+
 export const networkToolsCases: BenchCase[] = [
-  {
-    name: 'GET /api/censorship-blocking (two OONI aggregations, merged)',
-    listener: 'api',
-    ...exampleCase(exampleRequest('/api/censorship-blocking')),
-    fake: fakeRoutes,
-  },
-  {
-    name: 'GET /api/probe-countries (Globalping probe list to an inventory)',
-    listener: 'api',
-    ...exampleCase(exampleRequest('/api/probe-countries')),
-    fake: fakeRoutes,
-  },
-  {
-    name: 'GET /api/macchecker (maclookup.app)',
-    listener: 'api',
-    ...exampleCase(exampleRequest('/api/macchecker')),
-    fake: fakeRoutes,
-  },
-  {
-    name: 'GET /api/map (streamed Static Maps image)',
-    listener: 'api',
-    ...exampleCase(exampleRequest('/api/map')),
-    env: FAKE_MAP_ENV,
-    fake: fakeRoutes,
-  },
-  {
-    name: 'POST /api/persona/evaluate (private API, headers forwarded)',
-    listener: 'api',
-    ...exampleCase(exampleRequest('/api/persona/evaluate', 'POST')),
-    env: FAKE_PRIVATE_ENV,
-    fake: fakeRoutes,
-  },
+  apiCase('GET /api/censorship-blocking (two OONI aggregations, merged)', '/api/censorship-blocking'),
+  apiCase('GET /api/probe-countries (Globalping probe list to an inventory)', '/api/probe-countries'),
+  apiCase('GET /api/macchecker (maclookup.app)', '/api/macchecker'),
+  apiCase('GET /api/map (streamed Static Maps image)', '/api/map', { env: FAKE_MAP_ENV }),
+  apiCase(
+    'POST /api/persona/evaluate (private API, headers forwarded)',
+    '/api/persona/evaluate',
+    { env: FAKE_PRIVATE_ENV },
+    'POST',
+  ),
 ];

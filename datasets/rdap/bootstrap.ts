@@ -4,7 +4,7 @@ import ipaddr from 'ipaddr.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { UpstreamError, type Upstream } from '../../lib/upstream.js';
-import { PeriodicCheck } from '../../lib/periodic-check.js';
+import { DailyRefreshed } from '../daily-refreshed.js';
 import { expectedFailure } from '../../lib/expected-failure.js';
 import type { DatasetStatus } from '../../operations/dataset-status.js';
 
@@ -14,7 +14,6 @@ export type BootstrapFile = (typeof BOOTSTRAP_FILES)[number];
 
 const IANA_BOOTSTRAP_BASE = 'https://data.iana.org/rdap/';
 const SHIPPED_BOOTSTRAP_DIR = join(APP_ROOT, 'datasets', 'rdap', 'bootstrap');
-export const REFRESH_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 interface BootstrapJson {
   services: Array<[string[], string[]]>;
@@ -89,22 +88,11 @@ function toTable(file: BootstrapFile, json: BootstrapJson): Table {
  * only selects a base URL out of these tables; nothing a caller sends becomes
  * a host.
  */
-export class RdapBootstrap {
+export class RdapBootstrap extends DailyRefreshed {
   private tables = new Map<BootstrapFile, Table>();
-  private lastRefreshFailed = false;
-  private readonly refreshes = new PeriodicCheck({
-    id: 'rdap-bootstrap-refresh',
-    run: () => this.refresh(),
-    firstAfterMs: 0,
-    everyMs: REFRESH_INTERVAL_MS,
-    onError: (err) => this.logger.warn({ err }, 'RDAP bootstrap refresh failed'),
-  });
 
-  constructor(
-    private readonly upstream: Upstream,
-    private readonly logger: FastifyBaseLogger,
-    shippedDir = SHIPPED_BOOTSTRAP_DIR,
-  ) {
+  constructor(upstream: Upstream, logger: FastifyBaseLogger, shippedDir = SHIPPED_BOOTSTRAP_DIR) {
+    super(upstream, logger, 'rdap-bootstrap-refresh', 'RDAP bootstrap');
     for (const file of BOOTSTRAP_FILES) {
       try {
         const json: unknown = JSON.parse(readFileSync(join(shippedDir, `${file}.json`), 'utf8'));
@@ -190,14 +178,5 @@ export class RdapBootstrap {
       { files: failed, reason },
       `RDAP bootstrap not refreshed from IANA (${reason}): WHOIS finds registries in the tables it has (dated ${kept}); tried again in 24 hours`,
     );
-  }
-
-  /** Refreshes now, then every 24 hours, until stop(). */
-  start(): void {
-    this.refreshes.start();
-  }
-
-  stop(): void {
-    this.refreshes.stop();
   }
 }

@@ -3,13 +3,12 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { UpstreamError, type Upstream } from '../../lib/upstream.js';
-import { PeriodicCheck } from '../../lib/periodic-check.js';
+import { DailyRefreshed } from '../daily-refreshed.js';
 import { expectedFailure } from '../../lib/expected-failure.js';
 import type { DatasetStatus } from '../../operations/dataset-status.js';
 
 export const IANA_TLD_LIST_URL = 'https://data.iana.org/TLD/tlds-alpha-by-domain.txt';
 const SHIPPED_TLD_LIST = join(APP_ROOT, 'datasets', 'tlds', 'tlds-alpha-by-domain.txt');
-export const REFRESH_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 // IANA's file is about 10 KB; anything far larger is not it.
 const TLD_LIST_MAX_BYTES = 256 * 1024;
@@ -55,25 +54,14 @@ export function parseTldList(text: string): TldList {
  * it parses and is not older. A label outside it has no registry, so no
  * lookup is spent on it.
  */
-export class RootZoneTlds {
+export class RootZoneTlds extends DailyRefreshed {
   private list: TldList;
   /** When the list in use came from IANA; undefined for the shipped copy. */
   private fetchedAt: Date | undefined;
-  private lastRefreshFailed = false;
-  private readonly refreshes = new PeriodicCheck({
-    id: 'tld-list-refresh',
-    run: () => this.refresh(),
-    firstAfterMs: 0,
-    everyMs: REFRESH_INTERVAL_MS,
-    onError: (err) => this.logger.warn({ err }, 'TLD list refresh failed'),
-  });
 
   /** Throws when the shipped copy is missing or malformed: it ships with the code, so that is a broken build. */
-  constructor(
-    private readonly upstream: Upstream,
-    private readonly logger: FastifyBaseLogger,
-    shippedFile = SHIPPED_TLD_LIST,
-  ) {
+  constructor(upstream: Upstream, logger: FastifyBaseLogger, shippedFile = SHIPPED_TLD_LIST) {
+    super(upstream, logger, 'tld-list-refresh', 'TLD list');
     this.list = parseTldList(readFileSync(shippedFile, 'utf8'));
   }
 
@@ -125,15 +113,6 @@ export class RootZoneTlds {
         this.logger.warn({ err, version: this.list.version }, 'TLD list refresh failed; keeping the list in use');
       }
     }
-  }
-
-  /** Refreshes now, then every 24 hours, until stop(). */
-  start(): void {
-    this.refreshes.start();
-  }
-
-  stop(): void {
-    this.refreshes.stop();
   }
 }
 

@@ -3,7 +3,7 @@ import { guarded } from '../../schemas/guarded.js';
 import { asnGuard } from '../../schemas/guards.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 import { upstreamTopology, type NodeType } from '../../datasets/asn/topology.js';
-import { ErrorBody } from '../../schemas/error-body.js';
+import { ErrorAnswers } from '../../schemas/error-body.js';
 import { Nullable } from '../../schemas/nullable.js';
 import { StringEnum } from './string-enum.js';
 import { orgNames } from './org-names.js';
@@ -16,6 +16,7 @@ const Connectivity = Type.Object({
   /** Customer → provider. */
   edges: Type.Array(Type.Object({ from: Type.Integer(), to: Type.Integer() })),
 });
+const Query = Type.Object({ asn: guarded(asnGuard) });
 type ConnectivityBody = Static<typeof Connectivity>;
 
 const TTL = 30 * 24 * 60 * 60;
@@ -24,12 +25,7 @@ const TTL = 30 * 24 * 60 * 60;
 const connectivity: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, { datasets }) => {
   app.get(
     '/asn-connectivity',
-    {
-      schema: {
-        querystring: Type.Object({ asn: guarded(asnGuard) }),
-        response: { 200: Connectivity, '4xx': ErrorBody, '5xx': ErrorBody },
-      },
-    },
+    { schema: { querystring: Query, response: { 200: Connectivity, ...ErrorAnswers } } },
     async (request, reply): Promise<ConnectivityBody> => {
       const origin = Number(request.query.asn);
       const graph = datasets.graph;

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type
 import { guarded } from '../../schemas/guarded.js';
 import { prefixGuard } from '../../schemas/guards.js';
 import { isTimeout, UpstreamFailed, UpstreamTimeout } from '../../lib/http-error.js';
-import { ErrorBody } from '../../schemas/error-body.js';
+import { ErrorAnswers } from '../../schemas/error-body.js';
 import { Nullable } from '../../schemas/nullable.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 import { historyRows, type RipeOrigin } from './history-rows.js';
@@ -23,6 +23,7 @@ const History = Type.Object({
     }),
   ),
 });
+const Query = Type.Object({ prefix: guarded(prefixGuard) });
 type HistoryBody = Static<typeof History>;
 
 // RIPEstat leaves out announcements fewer peers saw; the rows drop them anyway (history-rows.ts).
@@ -33,10 +34,7 @@ const history: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app
   app.get(
     '/asn-history',
     {
-      schema: {
-        querystring: Type.Object({ prefix: guarded(prefixGuard) }),
-        response: { 200: History, '4xx': ErrorBody, '5xx': ErrorBody },
-      },
+      schema: { querystring: Query, response: { 200: History, ...ErrorAnswers } },
       config: { cacheTtl: 30 * 24 * 60 * 60 },
     },
     async (request): Promise<HistoryBody> => {

@@ -4,7 +4,7 @@ import { asnGuard, countryGuard } from '../../schemas/guards.js';
 import { ApiKeyMissing } from '../../lib/private-api.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
-import { ErrorBody } from '../../schemas/error-body.js';
+import { ErrorAnswers, ErrorBody } from '../../schemas/error-body.js';
 import type { RadarContext } from './radar-client.js';
 import { AsnProfile, asnProfile } from './radar-asn.js';
 import { Outages, outagesFeed } from './radar-outages.js';
@@ -46,7 +46,7 @@ const radar: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, 
     {
       // The spec allows GET alone: HEAD is answered 405 below with the other methods.
       exposeHeadRoute: false,
-      schema: { querystring: Query, response: { 200: RadarAnswer, '4xx': ErrorBody, '5xx': ErrorBody } },
+      schema: { querystring: Query, response: { 200: RadarAnswer, ...ErrorAnswers } },
     },
     async (request, reply) => {
       const { view } = request.query;

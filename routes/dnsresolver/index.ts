@@ -3,7 +3,7 @@ import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type
 import type { FastifyBaseLogger } from 'fastify';
 import { guarded } from '../../schemas/guarded.js';
 import { domainGuard, recordTypeGuard, type DnsRecordType } from '../../schemas/guards.js';
-import { ErrorBody } from '../../schemas/error-body.js';
+import { ErrorAnswers } from '../../schemas/error-body.js';
 import { loadResolvers, type ResolverSpec } from './resolvers.js';
 import { NO_ANSWER, dohResult, plainResult, type RowResult } from './result.js';
 
@@ -124,7 +124,7 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
     {
       schema: {
         querystring: Type.Object({ hostname: guarded(domainGuard), type: guarded(recordTypeGuard) }),
-        response: { 200: DnsResolverAnswer, '4xx': ErrorBody, '5xx': ErrorBody },
+        response: { 200: DnsResolverAnswer, ...ErrorAnswers },
       },
     },
     async (request) => {

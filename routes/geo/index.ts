@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox, type Static, type TObject } from '@fastify/type-provider-typebox';
 import { fromAppRoot } from '../../lib/app-root.js';
 import { guarded } from '../../schemas/guarded.js';
 import { publicIpGuard } from '../../schemas/guards.js';
@@ -21,8 +21,9 @@ const ONE_DAY = 24 * 60 * 60;
 const errors = { 400: ErrorBody, 500: ErrorBody, 503: ErrorBody };
 // `lang` takes any value, repeated or absurd: geo-local normalises it, the others forward it.
 const Lang = Type.Optional(Type.Unsafe<unknown>({}));
-const IpQuery = Type.Object({ ip: guarded(publicIpGuard) });
+// Every route takes `lang`; those whose source has no language ignore it.
 const IpLangQuery = Type.Object({ ip: guarded(publicIpGuard), lang: Lang });
+type IpLang = Static<typeof IpLangQuery>;
 
 const PrivateRecord = Type.Object({ ...GeoRecordFields, advancedData: AdvancedData });
 const KeyedBRecord = Type.Object({ ...GeoRecordFields, isHosting: Type.Boolean(), isProxy: Type.Boolean() });
@@ -78,36 +79,21 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
 
   const cached = { cacheTtl: ONE_DAY };
 
-  app.get(
-    '/geo-keyed-a',
-    { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached },
-    async (request) => withTimezone(await ipinfo(app, request.query.ip).catch(sourceFailed)),
-  );
-
-  app.get(
-    '/geo-free-a',
-    { schema: { querystring: IpLangQuery, response: { 200: GeoRecord, ...errors } }, config: cached },
-    async (request) =>
-      withTimezone(await ipApi(app, request.query.ip, forwardedLang(request.query.lang)).catch(sourceFailed)),
-  );
-
-  app.get(
-    '/geo-free-b',
-    { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached },
-    async (request) => withTimezone(await ipSb(app, request.query.ip).catch(sourceFailed)),
-  );
-
-  app.get(
-    '/geo-keyed-b',
-    { schema: { querystring: IpQuery, response: { 200: KeyedBRecord, ...errors } }, config: cached },
-    async (request) => withTimezone(await ipapiIs(app, request.query.ip).catch(sourceFailed)),
-  );
-
-  app.get(
-    '/geo-keyed-c',
-    { schema: { querystring: IpQuery, response: { 200: GeoRecord, ...errors } }, config: cached },
-    async (request) => withTimezone(await ip2location(app, request.query.ip).catch(sourceFailed)),
-  );
+  // The five sources on a provider's API differ only in their lookup and record.
+  const sources: Array<{ path: string; record: TObject; lookup: (query: IpLang) => Promise<GeoBase> }> = [
+    { path: '/geo-keyed-a', record: GeoRecord, lookup: ({ ip }) => ipinfo(app, ip) },
+    { path: '/geo-free-a', record: GeoRecord, lookup: ({ ip, lang }) => ipApi(app, ip, forwardedLang(lang)) },
+    { path: '/geo-free-b', record: GeoRecord, lookup: ({ ip }) => ipSb(app, ip) },
+    { path: '/geo-keyed-b', record: KeyedBRecord, lookup: ({ ip }) => ipapiIs(app, ip) },
+    { path: '/geo-keyed-c', record: GeoRecord, lookup: ({ ip }) => ip2location(app, ip) },
+  ];
+  for (const { path, record, lookup } of sources) {
+    app.get(
+      path,
+      { schema: { querystring: IpLangQuery, response: { 200: record, ...errors } }, config: cached },
+      async (request) => withTimezone(await lookup(request.query).catch(sourceFailed)),
+    );
+  }
 
   // Not an async function: returning withTimezone's promise as it is spares the
   // extra promise (and the two microtasks of adopting one) an async wrapper costs.

@@ -10,71 +10,61 @@ import { bool, cc, closed, integerIn, ip, ipOrDomain, isoDate, numberIn, oneOf, 
 const MAX_MS = 600000;
 const MAX_ASN = 4294967295;
 
+/** A section's list of up to `maxItems` closed items. */
+const listOf = <T extends TProperties>(maxItems: number, item: T) => Type.Array(closed(item), { maxItems });
+
+/** Where an address a test met sits, as every section that lists addresses gives it. */
+const located = { ip: opt(ip()), countryCode: opt(cc()), org: opt(stringUpTo(128)) };
+
 const ipinfo = closed({
   testedAt: isoDate(),
-  cards: Type.Array(
-    closed({
-      source: stringUpTo(64),
-      ip: opt(ip()),
-      countryCode: opt(cc()),
-      region: opt(stringUpTo(64)),
-      city: opt(stringUpTo(64)),
-      timezone: opt(tz()),
-      asn: opt(stringUpTo(16)),
-      isp: opt(stringUpTo(128)),
-      isProxy: opt(oneOf('yes', 'maybe', 'no')),
-      ipType: opt(oneOf('business', 'residential', 'wireless', 'hosting')),
-      nativeIP: opt(bool()),
-      qualityScore: opt(numberIn(0, 100)),
-      proxyProtocol: opt(stringUpTo(32)),
-      proxyProvider: opt(stringUpTo(64)),
-    }),
-    { maxItems: 8 },
-  ),
+  cards: listOf(8, {
+    source: stringUpTo(64),
+    ip: opt(ip()),
+    countryCode: opt(cc()),
+    region: opt(stringUpTo(64)),
+    city: opt(stringUpTo(64)),
+    timezone: opt(tz()),
+    asn: opt(stringUpTo(16)),
+    isp: opt(stringUpTo(128)),
+    isProxy: opt(oneOf('yes', 'maybe', 'no')),
+    ipType: opt(oneOf('business', 'residential', 'wireless', 'hosting')),
+    nativeIP: opt(bool()),
+    qualityScore: opt(numberIn(0, 100)),
+    proxyProtocol: opt(stringUpTo(32)),
+    proxyProvider: opt(stringUpTo(64)),
+  }),
 });
 
 const connectivity = closed({
   testedAt: isoDate(),
-  targets: Type.Array(
-    closed({
-      id: stringUpTo(48),
-      name: stringUpTo(64),
-      status: oneOf('ok', 'unreachable', 'timeout'),
-      timeMs: opt(integerIn(0, MAX_MS)),
-      minTimeMs: opt(integerIn(0, MAX_MS)),
-      custom: opt(bool()),
-    }),
-    { maxItems: 72 },
-  ),
+  targets: listOf(72, {
+    id: stringUpTo(48),
+    name: stringUpTo(64),
+    status: oneOf('ok', 'unreachable', 'timeout'),
+    timeMs: opt(integerIn(0, MAX_MS)),
+    minTimeMs: opt(integerIn(0, MAX_MS)),
+    custom: opt(bool()),
+  }),
 });
 
 const webrtc = closed({
   testedAt: isoDate(),
-  servers: Type.Array(
-    closed({
-      id: stringUpTo(32),
-      url: stringUpTo(128),
-      ip: opt(ip()),
-      natType: oneOf('host', 'srflx', 'prflx', 'relay', 'unknown', 'unavailable', 'error'),
-      countryCode: opt(cc()),
-      org: opt(stringUpTo(128)),
-    }),
-    { maxItems: 8 },
-  ),
+  servers: listOf(8, {
+    id: stringUpTo(32),
+    url: stringUpTo(128),
+    natType: oneOf('host', 'srflx', 'prflx', 'relay', 'unknown', 'unavailable', 'error'),
+    ...located,
+  }),
 });
 
 const dnsleak = closed({
   testedAt: isoDate(),
-  providers: Type.Array(
-    closed({
-      id: stringUpTo(32),
-      name: stringUpTo(64),
-      ip: opt(ip()),
-      countryCode: opt(cc()),
-      org: opt(stringUpTo(128)),
-    }),
-    { maxItems: 8 },
-  ),
+  providers: listOf(8, {
+    id: stringUpTo(32),
+    name: stringUpTo(64),
+    ...located,
+  }),
 });
 
 const quality = () => oneOf('bad', 'poor', 'average', 'good', 'great');
@@ -101,7 +91,7 @@ const probeTest = <T extends TProperties>(measured: T) =>
   closed({
     testedAt: isoDate(),
     target: ipOrDomain(),
-    probes: Type.Array(closed({ countryCode: opt(cc()), ...measured }), { maxItems: 32 }),
+    probes: listOf(32, { countryCode: opt(cc()), ...measured }),
   });
 
 const pingtest = probeTest({
@@ -143,10 +133,7 @@ const mtrtest = probeTest({
 const ruletest = closed({
   testedAt: isoDate(),
   uniqueIPCount: integerIn(0, 16),
-  workers: Type.Array(
-    closed({ id: integerIn(1, 16), ip: opt(ip()), countryCode: opt(cc()), org: opt(stringUpTo(128)) }),
-    { maxItems: 16 },
-  ),
+  workers: listOf(16, { id: integerIn(1, 16), ...located }),
 });
 
 const software = () => closed({ name: opt(stringUpTo(64)), version: opt(stringUpTo(32)) });
@@ -176,7 +163,7 @@ const invisibility = closed({
   testedAt: isoDate(),
   ip: opt(ip()),
   scores: closed({ proxy: numberIn(0, 100), vpn: numberIn(0, 100) }),
-  flags: Type.Array(closed({ key: stringUpTo(32), flagged: bool() }), { maxItems: 20 }),
+  flags: listOf(20, { key: stringUpTo(32), flagged: bool() }),
 });
 
 const enhanceddnsleak = closed({
@@ -184,19 +171,14 @@ const enhanceddnsleak = closed({
   rawCount: integerIn(0, 100000),
   resolverCount: integerIn(0, 10000),
   dnssec: oneOf('ok', 'partial', 'none'),
-  queries: Type.Array(
-    closed({
-      ip: opt(ip()),
-      countryCode: opt(cc()),
-      asn: opt(stringUpTo(16)),
-      org: opt(stringUpTo(128)),
-      transport: opt(stringUpTo(16)),
-      ecs: opt(stringUpTo(64)),
-      do: opt(bool()),
-      cd: opt(bool()),
-    }),
-    { maxItems: 128 },
-  ),
+  queries: listOf(128, {
+    ...located,
+    asn: opt(stringUpTo(16)),
+    transport: opt(stringUpTo(16)),
+    ecs: opt(stringUpTo(64)),
+    do: opt(bool()),
+    cd: opt(bool()),
+  }),
 });
 
 const count = () => integerIn(0, 64);
@@ -216,14 +198,11 @@ const persona = closed({
     unknown: count(),
     notApplicable: count(),
   }),
-  results: Type.Array(
-    closed({
-      id: stringUpTo(48),
-      axis: oneOf('match', 'coherence', 'leak'),
-      verdict: oneOf('match', 'mismatch', 'leak', 'unnatural', 'unknown', 'not-applicable'),
-    }),
-    { maxItems: 32 },
-  ),
+  results: listOf(32, {
+    id: stringUpTo(48),
+    axis: oneOf('match', 'coherence', 'leak'),
+    verdict: oneOf('match', 'mismatch', 'leak', 'unnatural', 'unknown', 'not-applicable'),
+  }),
 });
 
 /** Each section optional, at least one present, no other key. */

@@ -7,7 +7,7 @@ import { isIp } from '../../lib/network/ip-address.js';
 import { isPublicIp } from '../../lib/network/public-address.js';
 import { normaliseDomain } from '../../lib/network/domain-name.js';
 import { memoryCache } from '../../lib/memory-cache.js';
-import { ErrorBody } from '../../schemas/error-body.js';
+import { ErrorAnswers } from '../../schemas/error-body.js';
 import { HttpError, UpstreamFailure, type LogFields } from '../../lib/http-error.js';
 import { domainQuery, queryWhois, referralServer, registrarServer, type WhoisAnswer } from './port43.js';
 import { whoisFields } from './fields.js';
@@ -192,7 +192,7 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         querystring: Type.Object({ q: Type.Optional(Type.Unknown()) }),
-        response: { 200: WhoisResponse, '4xx': ErrorBody, '5xx': ErrorBody },
+        response: { 200: WhoisResponse, ...ErrorAnswers },
       },
       config: { cacheTtl: 24 * 60 * 60 },
     },

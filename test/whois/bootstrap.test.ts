@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { FakeUpstream, fixture } from '../support/fake-upstream.js';
 import { Upstream } from '../../lib/upstream.js';
-import { RdapBootstrap, REFRESH_INTERVAL_MS } from '../../datasets/rdap/bootstrap.js';
+import { RdapBootstrap } from '../../datasets/rdap/bootstrap.js';
+import { REFRESH_INTERVAL_MS } from '../../datasets/daily-refreshed.js';
 import { setTimeout as delay } from 'node:timers/promises';
 
 let fake: FakeUpstream;

@@ -6,7 +6,8 @@ import pino from 'pino';
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { Upstream } from '../../lib/upstream.js';
 import { APP_ROOT } from '../../lib/app-root.js';
-import { MIN_TLDS, REFRESH_INTERVAL_MS, RootZoneTlds, parseTldList } from '../../datasets/tlds/root-zone-tlds.js';
+import { MIN_TLDS, RootZoneTlds, parseTldList } from '../../datasets/tlds/root-zone-tlds.js';
+import { REFRESH_INTERVAL_MS } from '../../datasets/daily-refreshed.js';
 import { setTimeout as delay } from 'node:timers/promises';
 
 let fake: FakeUpstream;

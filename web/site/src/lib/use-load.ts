@@ -8,10 +8,13 @@ export type LoadState<T> =
  * null key means nothing to load. A newer key aborts the older request, so a
  * slow answer never overwrites a newer one. `reload()` asks again.
  */
-export function useLoad<K, T>(
-  key: WatchSource<K | null>,
-  load: (key: K, signal: AbortSignal) => Promise<T>,
-): { state: ShallowRef<LoadState<T>>; reload: () => void } {
+/** What a page loads: its state, and a way to ask again. */
+export interface Load<T> {
+  state: ShallowRef<LoadState<T>>;
+  reload: () => void;
+}
+
+export function useLoad<K, T>(key: WatchSource<K | null>, load: (key: K, signal: AbortSignal) => Promise<T>): Load<T> {
   const state = shallowRef<LoadState<T>>({ status: 'idle' });
   let controller: AbortController | null = null;
   let current: K | null = null;

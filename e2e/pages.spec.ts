@@ -16,6 +16,8 @@ test('/ shows the visitor address and every geolocation source', async ({ page }
   await expect(cards.filter({ has: page.getByRole('link', { name: 'AS15169' }) })).toHaveCount(7);
   await expect(cards.filter({ hasText: 'IPinfo' })).toContainText('Mountain View');
   await expect(cards.filter({ hasText: 'ip-api' })).toContainText('Ashburn');
+  // Country names come from the tables built with the site (web/site/country-names-plugin.ts).
+  await expect(cards.filter({ hasText: 'IPinfo' }).locator('.country')).toHaveText('USUnited States');
   await expect(page.locator('.map img')).toHaveJSProperty('complete', true);
   expect(await page.locator('.map img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await screenshots(page, 'home');
@@ -239,6 +241,8 @@ test('the language follows the choice, which the browser remembers', async ({ pa
   await page.reload();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('服务状态');
   await expect(page).toHaveTitle(/服务状态/);
+  await page.goto('/ip/8.8.8.8');
+  await expect(page.locator('.geo-card').first().locator('.country')).toHaveText('US美国');
 });
 
 test('an unknown page says so and offers the lookup box', async ({ page }) => {

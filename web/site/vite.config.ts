@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import vue from '@vitejs/plugin-vue';
 import VueI18nPlugin from '@intlify/unplugin-vue-i18n/vite';
+import { countryNames } from './country-names-plugin';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -19,6 +20,7 @@ export default defineConfig({
       fullInstall: false,
       dropMessageCompiler: true,
     }),
+    countryNames(),
   ],
   define: {
     // Compile-time switches of Vue: the features the site does not use

@@ -3,6 +3,7 @@ import { createI18n } from 'vue-i18n';
 // message compiler. English, the fallback, is in the main bundle; other
 // languages are fetched when chosen.
 import en from './locales/en.json';
+import { addCountryNames } from './lib/country';
 
 export const LOCALES = [
   { code: 'en', name: 'English' },
@@ -11,8 +12,12 @@ export const LOCALES = [
 export type Locale = (typeof LOCALES)[number]['code'];
 
 const STORAGE_KEY = 'netdiag.locale';
-const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: typeof en }>> = {
-  'zh-CN': () => import('./locales/zh-CN.json'),
+// A language's texts and its country names, fetched together when it is chosen.
+const loaders: Record<
+  Exclude<Locale, 'en'>,
+  () => Promise<[{ default: typeof en }, { default: Readonly<Record<string, string>> }]>
+> = {
+  'zh-CN': () => Promise.all([import('./locales/zh-CN.json'), import('virtual:country-names/zh-CN')]),
 };
 
 function isLocale(value: unknown): value is Locale {
@@ -50,7 +55,9 @@ export const i18n = createI18n({
 
 async function apply(locale: Locale): Promise<void> {
   if (locale !== 'en' && !i18n.global.availableLocales.includes(locale)) {
-    i18n.global.setLocaleMessage(locale, (await loaders[locale]()).default);
+    const [texts, countries] = await loaders[locale]();
+    addCountryNames(locale, countries.default);
+    i18n.global.setLocaleMessage(locale, texts.default);
   }
   i18n.global.locale.value = locale;
   document.documentElement.lang = locale;

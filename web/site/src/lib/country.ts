@@ -1,30 +1,21 @@
-const names = new Map<string, Intl.DisplayNames>();
+import englishNames from 'virtual:country-names/en';
+
+// Country names by language, made at build time (country-names-plugin.ts):
+// English ships with the page, another language arrives with its texts.
+const tables = new Map<string, Readonly<Record<string, string>>>([['en', englishNames]]);
 
 /** A two-letter code in upper case, or '' when the text is not one. */
 export function countryCode(text: string | null | undefined): string {
   return typeof text === 'string' && /^[A-Za-z]{2}$/.test(text) ? text.toUpperCase() : '';
 }
 
-/** The country's name in the page's language (`EU` included), or the code when the browser has no name. */
+/** The country's name in the page's language (`EU` included), or the code when there is no name for it. */
 export function countryName(code: string, locale: string): string {
-  let display = names.get(locale);
-  if (!display) {
-    display = new Intl.DisplayNames([locale], { type: 'region', fallback: 'code' });
-    names.set(locale, display);
-  }
-  try {
-    return display.of(code.toUpperCase()) ?? code;
-  } catch {
-    return code;
-  }
+  const upper = code.toUpperCase();
+  return tables.get(locale)?.[upper] ?? englishNames[upper] ?? code;
 }
 
-/**
- * Loads the page language's country names now. The browser's first lookup
- * loads its region data, which takes longer than rendering a card: done
- * before the page first paints, it does not hold up a visitor who is
- * already looking at the page.
- */
-export function prepareCountryNames(locale: string): void {
-  countryName('US', locale);
+/** Adds a language's country names (before the page switches to it). */
+export function addCountryNames(locale: string, names: Readonly<Record<string, string>>): void {
+  tables.set(locale, names);
 }

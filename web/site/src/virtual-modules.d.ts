@@ -1,0 +1,5 @@
+// Made at build time by country-names-plugin.ts.
+declare module 'virtual:country-names/*' {
+  const names: Readonly<Record<string, string>>;
+  export default names;
+}

@@ -84,7 +84,7 @@ test('/dns?hostname=&type= shows every resolver side by side', async ({ page }) 
   await page.goto('/dns?hostname=example.com&type=A');
   const rows = page.locator('tbody tr');
   await expect(rows.first()).toContainText('93.184.215.14');
-  expect(await rows.count()).toBeGreaterThanOrEqual(10);
+  await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(10);
   await expect(page.getByText('Every resolver that answered gave the same records.')).toBeVisible();
   await screenshots(page, 'dns');
   await page.reload();
@@ -119,7 +119,7 @@ test('/asn/<n> shows the profile, traffic shares and the upstream graph with Tie
   await expect(page.locator('.shares li')).toHaveCount(4);
   await expect(page.locator('.shares')).toContainText('IPv4 71.4%');
   const tier1 = page.locator('svg a.node-tier1');
-  expect(await tier1.count()).toBeGreaterThan(0);
+  await expect.poll(() => tier1.count()).toBeGreaterThan(0);
   await expect(page.locator('svg a.node-origin')).toHaveAttribute('aria-label', /AS13335/);
   await screenshots(page, 'asn');
   await page.reload();

@@ -167,7 +167,7 @@ test('SERVFAIL over plain DNS is "N/A" in that row alone', async () => {
 test('a slow DoH resolver is "N/A" at its deadline while the other rows answer', async () => {
   dns.on('example.com', 'A', { answers: A_EXAMPLE });
   doh(dohAnswer(), { 'dns.google': { hang: true } });
-  const app = await api(300);
+  const app = await api(1000);
   const res = await call(app, '/api/dnsresolver?hostname=example.com&type=A');
   assert.equal(res.statusCode, 200);
   for (const row of rowsOf(res.json())) {
@@ -180,7 +180,7 @@ test('a slow DoH resolver is "N/A" at its deadline while the other rows answer',
 test('a plain DNS server that never answers is "N/A" at its deadline while the DoH rows answer', async () => {
   dns.on('example.com', 'A', { drop: true });
   doh(dohAnswer());
-  const app = await api(300);
+  const app = await api(1000);
   const res = await call(app, '/api/dnsresolver?hostname=example.com&type=A');
   assert.equal(res.statusCode, 200);
   for (const row of rowsOf(res.json())) {

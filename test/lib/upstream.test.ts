@@ -8,7 +8,7 @@ import { PRODUCT_NAME, PRODUCT_VERSION } from '../../lib/app-root.js';
 import { UPSTREAM_MAX_BODY_BYTES, Upstream, UpstreamError } from '../../lib/upstream.js';
 import { privateApiHeaders } from '../../lib/private-api.js';
 import { FakeUpstream } from '../support/fake-upstream.js';
-import { buildTestApi, call } from '../support/app.js';
+import { buildTestApi, call, assertErrorAnswer } from '../support/app.js';
 
 let fake: FakeUpstream;
 before(async () => {
@@ -169,9 +169,7 @@ test('repo-stars: an upstream failure is 500 {"error": message}, never cached', 
   });
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, REPO_STARS_REPOSITORY: 'o/limited' });
   const res = await call(app, '/api/repo-stars');
-  assert.equal(res.statusCode, 500);
-  assert.equal(res.headers['cache-control'], 'no-store');
-  assert.deepEqual(res.json(), { error: 'Upstream answered 403' });
+  assertErrorAnswer(res, 500, 'Upstream answered 403');
   assert.equal(fake.requestsTo('api.github.com', '/repos/o/limited')[0]?.headers.accept, 'application/vnd.github+json');
   await app.close();
 });

@@ -172,9 +172,7 @@ test('invalid or missing parameters get their own 400 as JSON, uncached', async 
   ];
   for (const [query, error] of cases) {
     const res = await call(app, `/api/map?${query}`);
-    assert.equal(res.statusCode, 400, query);
-    assert.deepEqual(res.json(), { error }, query);
-    assert.equal(res.headers['cache-control'], 'no-store');
+    assertErrorAnswer(res, 400, error, query);
     assert.match(String(res.headers['content-type']), /^application\/json/);
   }
   const edges = await call(app, '/api/map?latitude=-90&longitude=180&language=en');

@@ -434,9 +434,7 @@ test('persona: without persona.country it is 400 No persona provided', async () 
     [],
   ]) {
     const res = await call(app, { method: 'POST', url: '/api/persona/evaluate', payload: payload as object });
-    assert.equal(res.statusCode, 400, JSON.stringify(payload));
-    assert.deepEqual(res.json(), { error: 'No persona provided' });
-    assert.equal(res.headers['cache-control'], 'no-store');
+    assertErrorAnswer(res, 400, 'No persona provided', JSON.stringify(payload));
   }
   const noBody = await call(app, { method: 'POST', url: '/api/persona/evaluate' });
   assertErrorAnswer(noBody, 400, 'No persona provided');

@@ -190,7 +190,7 @@ test('a registrar that does not answer leaves the registry key alone', async () 
   whois.on('com', IANA_COM);
   whois.on('domain google.com', GOOGLE_REGISTRY);
   whois.on('google.com', { hang: true });
-  const app = await api(300);
+  const app = await api(1000);
   const res = await call(app, '/api/whois?q=google.com');
   assert.equal(res.statusCode, 200);
   assert.deepEqual(Object.keys(res.json()), ['whois.verisign-grs.com']);
@@ -247,7 +247,7 @@ test('a registry WHOIS server that is down sends the domain to RDAP: the RDAP se
   fake.on('GET', 'rdap.verisign.com', '/com/v1/domain/example.com', { json: EXAMPLE_COM_RDAP });
   whois.on('com', IANA_COM);
   whois.on('domain example.com', { hang: true });
-  const app = await api(300);
+  const app = await api(1000);
   const res = await call(app, '/api/whois?q=example.com');
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), {
@@ -304,9 +304,7 @@ test('a TLD with neither RDAP nor WHOIS answers 404 naming it, not cacheable', a
     ['example.zw', 'zw'],
   ] as const) {
     const res = await call(app, `/api/whois?q=${q}`);
-    assert.equal(res.statusCode, 404, q);
-    assert.deepEqual(res.json(), { error: noTldServer(tld) });
-    assert.equal(res.headers['cache-control'], 'no-store');
+    assertErrorAnswer(res, 404, noTldServer(tld), q);
   }
   assert.deepEqual(whois.queries, ['zw']);
   await app.close();
@@ -369,7 +367,7 @@ test('a WHOIS server that floods a megabyte is cut off at the size cap', async (
 test('a WHOIS server that never closes is cut off at the upstream timeout, keeping what it sent', async () => {
   whois.on('de', fixture('whois.iana.org', 'de.txt') as string);
   whois.on('slow.de', { text: 'Domain: slow.de\r\nStatus: connect\r\n', hang: true });
-  const app = await api(300);
+  const app = await api(1000);
   const res = await call(app, '/api/whois?q=slow.de');
   assert.equal(res.statusCode, 200);
   assert.equal(res.json()['whois.denic.de'].__raw, 'Domain: slow.de\r\nStatus: connect\r\n');
@@ -379,7 +377,7 @@ test('a WHOIS server that never closes is cut off at the upstream timeout, keepi
 test('RDAP and a silent WHOIS server both failing answer 502, not cacheable', async () => {
   fake.on('GET', 'rdap.db.ripe.net', '/ip/193.0.6.139', { status: 500 });
   whois.on('193.0.6.139', { hang: true });
-  const app = await api(300);
+  const app = await api(1000);
   const res = await call(app, '/api/whois?q=193.0.6.139');
   assertErrorAnswer(res, 502, LOOKUP_FAILED);
   await app.close();

@@ -1,10 +1,17 @@
 import { ref } from 'vue';
 
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** A date and time in the page's language, or the text as given when it is no date. */
 export function formatDateTime(iso: string, locale: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  let format = dateTimeFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+    dateTimeFormats.set(locale, format);
+  }
+  return format.format(date);
 }
 
 /** A number with the page language's digit grouping. */

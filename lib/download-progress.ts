@@ -2,7 +2,7 @@ import { Transform } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 
 /** The spec-free choice for a long download: one progress line at most every 5 seconds. */
-export const PROGRESS_EVERY_MS = 5000;
+const PROGRESS_EVERY_MS = 5000;
 
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 

@@ -18,7 +18,7 @@ export const UPSTREAM_ERROR = 'Upstream error';
 export const UPSTREAM_FETCH_FAILED = 'Upstream fetch failed';
 
 /** The contract's answer, with 504, where a route tells a timeout apart from other failures (asn-history). */
-export const UPSTREAM_TIMEOUT = 'Upstream timeout';
+const UPSTREAM_TIMEOUT = 'Upstream timeout';
 
 /** The one answer, with 500, to an error nobody expected (a bug): its own text and stack stay in the log. */
 export const INTERNAL_ERROR = 'Internal server error';
@@ -64,7 +64,7 @@ export class UpstreamTimeout extends UpstreamFailure {
 }
 
 /** 500 with the upstream failure's own message: the spec's answer on the geo routes (and repo-stars'). */
-export class UpstreamFailedWithReason extends UpstreamFailure {
+class UpstreamFailedWithReason extends UpstreamFailure {
   constructor(cause: Error, logMessage: string) {
     super(500, cause.message, logMessage, { err: cause });
   }

@@ -1,7 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { UpstreamFailure } from '../../lib/http-error.js';
 import { Nullable } from '../../schemas/nullable.js';
-import { radarGet, RADAR_FAILED, type RadarContext } from './radar-client.js';
+import { radarGet, RadarFailed, type RadarContext } from './radar-client.js';
 import { finiteNumber } from '../../lib/json-values.js';
 
 export const Activity = Type.Object({
@@ -28,7 +27,7 @@ export async function countryActivity(ctx: RadarContext, country: string): Promi
       { ...ACTIVITY_QUERY, location: country },
     );
   } catch (err) {
-    throw new UpstreamFailure(500, RADAR_FAILED, 'radar request failed', { err });
+    throw new RadarFailed('radar request failed', { err });
   }
   const timestamps = Array.isArray(result.serie_0?.timestamps) ? result.serie_0.timestamps : [];
   const values = Array.isArray(result.serie_0?.values) ? result.serie_0.values : [];

@@ -1,7 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { UpstreamFailure } from '../../lib/http-error.js';
 import { Nullable } from '../../schemas/nullable.js';
-import { numbers, radarGet, RADAR_FAILED, type RadarContext } from './radar-client.js';
+import { numbers, radarGet, RadarFailed, type RadarContext } from './radar-client.js';
 import { finiteNumber, nonEmptyString } from '../../lib/json-values.js';
 
 // A flat field is absent, never null, when its segment failed or Radar gave no usable value.
@@ -123,7 +122,7 @@ export async function asnProfile(ctx: RadarContext, asn: number): Promise<AsnPro
     }
   });
   if (missing.length === names.length) {
-    throw new UpstreamFailure(500, RADAR_FAILED, 'every radar segment failed', { asn });
+    throw new RadarFailed('every radar segment failed', { asn });
   }
 
   let relationships: Relationships | null = got.relationships ?? null;

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Upstream } from '../../lib/upstream.js';
 import { UpstreamError } from '../../lib/upstream.js';
-import { INTERNAL_ERROR } from '../../lib/http-error.js';
+import { INTERNAL_ERROR, UpstreamFailure, type LogFields } from '../../lib/http-error.js';
 import { finiteNumber } from '../../lib/json-values.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 
@@ -13,8 +13,12 @@ export interface RadarContext {
   log: FastifyBaseLogger;
 }
 
-/** The frontend contract's answer when a view's Radar sources all fail: the same as a bug's. */
-export const RADAR_FAILED = INTERNAL_ERROR;
+/** The frontend contract's answer when a view's Radar sources all fail: the same as a bug's, 500 Internal server error. */
+export class RadarFailed extends UpstreamFailure {
+  constructor(logMessage: string, logFields?: LogFields) {
+    super(500, INTERNAL_ERROR, logMessage, logFields);
+  }
+}
 
 // Cloudflare Radar: every answer is `{success, errors, result}`.
 const RADAR = 'https://api.cloudflare.com/client/v4/radar/';

@@ -1,7 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { UpstreamFailure } from '../../lib/http-error.js';
 import { Nullable } from '../../schemas/nullable.js';
-import { radarGet, RADAR_FAILED, type RadarContext } from './radar-client.js';
+import { radarGet, RadarFailed, type RadarContext } from './radar-client.js';
 import { nonEmptyString } from '../../lib/json-values.js';
 import { StringEnum } from './string-enum.js';
 
@@ -150,7 +149,7 @@ export async function outagesFeed(ctx: RadarContext): Promise<OutagesBody> {
     radarGet<{ trafficAnomalies?: unknown }>(ctx.upstream, ctx.key, 'traffic_anomalies', ANOMALIES_QUERY),
   ]);
   if (outages.status === 'rejected' && anomalies.status === 'rejected') {
-    throw new UpstreamFailure(500, RADAR_FAILED, 'both radar outage sources failed', {
+    throw new RadarFailed('both radar outage sources failed', {
       outagesErr: outages.reason,
       anomaliesErr: anomalies.reason,
     });

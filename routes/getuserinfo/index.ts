@@ -11,7 +11,8 @@ import { AchievementUnlock, Passed, UnlockAnswer, UserInfo } from './schemas.js'
  * status and JSON body pass through unchanged: the body is sent as the JSON
  * text it was, so the response schemas describe it without filtering it. No
  * answer is a 502 Upstream fetch failed, a body that is not JSON a 502 Upstream
- * error, as on the other private-API routes.
+ * error (the private tools under /api/persona answer a non-JSON body their own
+ * way: docs/network-tools.md).
  */
 const user: FastifyPluginAsyncTypebox = async (app) => {
   const api = new PrivateApi(app.upstream, app.config);

@@ -44,7 +44,7 @@ const checkPersona = Compile(PersonaEvaluation);
  * would hide the code, so an upstream `message` becomes `error` (when there is
  * none) and is not sent; other keys stay.
  */
-export function quotaBody(data: unknown): Static<typeof QuotaBody> {
+function quotaBody(data: unknown): Static<typeof QuotaBody> {
   const { message, ...rest } =
     typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   const text = [rest.error, message].find((m): m is string => typeof m === 'string' && m !== '');

@@ -13,7 +13,11 @@ const MAX_ASN = 4294967295;
 /** A section's list of up to `maxItems` closed items. */
 const listOf = <T extends TProperties>(maxItems: number, item: T) => Type.Array(closed(item), { maxItems });
 
-/** Where an address a test met sits, as every section that lists addresses gives it. */
+/**
+ * Where an address a test met sits, for the lists that give these three last
+ * (a stored report is answered in the contract's key order, so webrtc and
+ * enhanceddnsleak, which interleave them, spell them out).
+ */
 const located = { ip: opt(ip()), countryCode: opt(cc()), org: opt(stringUpTo(128)) };
 
 const ipinfo = closed({
@@ -53,8 +57,10 @@ const webrtc = closed({
   servers: listOf(8, {
     id: stringUpTo(32),
     url: stringUpTo(128),
+    ip: opt(ip()),
     natType: oneOf('host', 'srflx', 'prflx', 'relay', 'unknown', 'unavailable', 'error'),
-    ...located,
+    countryCode: opt(cc()),
+    org: opt(stringUpTo(128)),
   }),
 });
 
@@ -172,8 +178,10 @@ const enhanceddnsleak = closed({
   resolverCount: integerIn(0, 10000),
   dnssec: oneOf('ok', 'partial', 'none'),
   queries: listOf(128, {
-    ...located,
+    ip: opt(ip()),
+    countryCode: opt(cc()),
     asn: opt(stringUpTo(16)),
+    org: opt(stringUpTo(128)),
     transport: opt(stringUpTo(16)),
     ecs: opt(stringUpTo(64)),
     do: opt(bool()),

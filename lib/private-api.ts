@@ -1,17 +1,28 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../fastify.config.js';
-import type { CallOptions, HeaderMap, Upstream, UpstreamJson } from './upstream.js';
+import { UpstreamError, type CallOptions, type HeaderMap, type Upstream, type UpstreamJson } from './upstream.js';
 import { clientIp } from './client-ip.js';
-import { HttpError } from './http-error.js';
+import { HttpError, UPSTREAM_ERROR, upstreamFailure } from './http-error.js';
 
 export const API_KEY_MISSING = 'API key is missing';
+
+const NOT_JSON_ANSWER = JSON.stringify({ error: UPSTREAM_ERROR });
 
 /** Answered as 500 `{"error":"API key is missing"}` by the error handler. */
 export class ApiKeyMissing extends HttpError {
   constructor() {
     super(500, API_KEY_MISSING);
   }
+}
+
+/** What a private route answers: the upstream status and its JSON body, as text so no response schema filters it. */
+export interface Relayed {
+  status: number;
+  /** The parsed body, for a route that looks into it (a 429's text); undefined when it was not JSON. */
+  data: unknown;
+  /** The JSON text sent as the answer. */
+  json: string;
 }
 
 export interface ForwardOptions {
@@ -93,5 +104,26 @@ export class PrivateApi {
       headers: { ...privateApiHeaders(request.headers, clientIp(request)), ...options.headers },
       body: options.body,
     });
+  }
+
+  /**
+   * The one reading of a private API call for every route that passes it on
+   * (docs/network-tools.md, "Failures"): the status and JSON body as they
+   * came, whatever their shape, since the page is the one that copes with an
+   * odd body. No answer at all is 502 Upstream fetch failed; an error status
+   * whose body is not JSON keeps its status with {"error":"Upstream error"},
+   * logged once; a 2xx whose body is not JSON is 502 Upstream error.
+   */
+  async relay(request: FastifyRequest, path: string, options?: ForwardOptions): Promise<Relayed> {
+    try {
+      const { status, data } = await this.forward(request, path, options);
+      return { status, data, json: JSON.stringify(data) };
+    } catch (err) {
+      if (!(err instanceof UpstreamError && err.status !== undefined && err.status >= 400)) {
+        throw upstreamFailure(err, 'private API call failed', { path });
+      }
+      request.log.warn({ err: err.message, status: err.status, path }, 'private API call failed');
+      return { status: err.status, data: undefined, json: NOT_JSON_ANSWER };
+    }
   }
 }

@@ -80,14 +80,14 @@ test('getuserinfo passes an upstream 401 through', async () => {
   await app.close();
 });
 
-test('an unreachable private API is 502 Upstream fetch failed, a body that is not JSON 502 Upstream error, logged once', async () => {
+test('an unreachable private API is 502 Upstream fetch failed; an error status without JSON keeps its status as Upstream error, logged once', async () => {
   const { app, logs } = await buildTestApi(env());
   fake.on('GET', HOST, '/v1/getuserinfo', { destroy: true });
   const dropped = await call(app, '/api/getuserinfo');
   assertErrorAnswer(dropped, 502, 'Upstream fetch failed');
   fake.on('GET', HOST, '/v1/getuserinfo', { status: 503, body: '<html>maintenance</html>' });
   const garbled = await call(app, '/api/getuserinfo');
-  assertErrorAnswer(garbled, 502, 'Upstream error');
+  assertErrorAnswer(garbled, 503, 'Upstream error');
   const warnings = logs.find('private API call failed');
   assert.deepEqual(
     warnings.map((l) => [l.level, l.path]),

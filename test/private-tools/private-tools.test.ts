@@ -135,24 +135,34 @@ test('a quota 429 always carries code quota_exceeded in the body, its text in er
   await app.close();
 });
 
-test('a 200 that lacks a field the site reads is 502 Upstream error, not a blank panel', async () => {
+test('a 200 in a shape the site does not expect passes through unchanged, status and body', async () => {
   const session = fixture(HOST, 'dnsleaktest-session.json') as { queries: Array<Record<string, unknown>> };
   const result = fixture(HOST, 'invisibility-result.json') as Record<string, unknown>;
   const evaluation = fixture(HOST, 'persona-evaluation.json') as Record<string, unknown>;
-  fake.on('GET', HOST, `/dnsleaktest/session/${TOKEN}`, {
-    json: { ...session, queries: [{ ...session.queries[0], do: 'yes' }] },
-  });
-  fake.on('GET', HOST, '/invisibility', { json: { ...result, webrtc: undefined } });
-  fake.on('POST', HOST, '/persona/evaluate', { json: { ...evaluation, score: 74 } });
+  const odd = {
+    session: { ...session, queries: [{ ...session.queries[0], do: 'yes' }] },
+    invisibility: { ...result, webrtc: undefined, extra: [1, 2] },
+    persona: { ...evaluation, score: 74 },
+    bare: ['not', 'an', 'object'],
+  };
+  fake.on('GET', HOST, `/dnsleaktest/session/${TOKEN}`, { json: odd.session });
+  fake.on('GET', HOST, '/invisibility', { json: odd.invisibility });
+  fake.on('POST', HOST, '/persona/evaluate', { json: odd.persona });
   const app = await api();
-  for (const request of [
-    `/api/dnsleaktest/session/${TOKEN}`,
-    `/api/invisibility?id=${ID}`,
-    { method: 'POST' as const, url: '/api/persona/evaluate', payload: persona },
-  ]) {
+  for (const [request, expected] of [
+    [`/api/dnsleaktest/session/${TOKEN}`, odd.session],
+    [`/api/invisibility?id=${ID}`, odd.invisibility],
+    [{ method: 'POST' as const, url: '/api/persona/evaluate', payload: persona }, odd.persona],
+  ] as const) {
     const res = await call(app, request);
-    assertErrorAnswer(res, 502, 'Upstream error');
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), JSON.parse(JSON.stringify(expected)));
+    assert.equal(res.headers['cache-control'], 'no-store');
   }
+  fake.on('GET', HOST, '/invisibility', { status: 202, json: odd.bare });
+  const accepted = await call(app, `/api/invisibility?id=${ID}`);
+  assert.equal(accepted.statusCode, 202);
+  assert.deepEqual(accepted.json(), odd.bare);
   await app.close();
 });
 
@@ -464,7 +474,7 @@ test('persona: a refused connection or a timeout is 502 Upstream fetch failed', 
   await slow.close();
 });
 
-test('an error status without a JSON body keeps its status with a JSON error; a 2xx without JSON is 502', async () => {
+test('an error status without a JSON body keeps its status with a JSON error; a 2xx without JSON is 502 Upstream error', async () => {
   const app = await api();
   fake.on('GET', HOST, `/dnsleaktest/session/${TOKEN}`, { status: 429, body: 'slow down' });
   const quota = await call(app, `/api/dnsleaktest/session/${TOKEN}`);
@@ -482,6 +492,6 @@ test('an error status without a JSON body keeps its status with a JSON error; a 
 
   fake.on('POST', HOST, '/persona/evaluate', { status: 200, body: 'ok' });
   const garbled = await call(app, { method: 'POST', url: '/api/persona/evaluate', payload: persona });
-  assertErrorAnswer(garbled, 502, 'Upstream fetch failed');
+  assertErrorAnswer(garbled, 502, 'Upstream error');
   await app.close();
 });

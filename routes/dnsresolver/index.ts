@@ -99,7 +99,7 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
         log.debug({ url, status }, 'DoH resolver answered an error status');
         return NO_ANSWER;
       }
-      return dohResult(JSON.parse(text));
+      return dohResult(JSON.parse(text), type);
     } catch (err) {
       log.debug({ err, url, hostname, type }, 'DoH query failed');
       return NO_ANSWER;

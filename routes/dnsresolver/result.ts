@@ -12,9 +12,10 @@ const quote = (text: string) => `"${text.replace(/(["\\])/g, '\\$1')}"`;
 
 /**
  * node:dns records as the site reads them: addresses and CNAME/NS/PTR names
- * as node gives them, one entry per TXT character-string, all MX records in
- * one string ("10 mx1.example.com., 20 mx2.example.com."), and the other
- * types in zone-file form, as DoH resolvers write their `data`.
+ * as node gives them, one entry per TXT record (its character-strings joined,
+ * as DoH resolvers that unquote write it), all MX records in one string
+ * ("10 mx1.example.com., 20 mx2.example.com."), and the other types in
+ * zone-file form, as DoH resolvers write their `data`.
  */
 export function plainResult(type: DnsRecordType, records: unknown): RowResult {
   const answers = plainAnswers(type, records);
@@ -31,7 +32,7 @@ function plainAnswers(type: DnsRecordType, records: unknown): string[] {
     case 'PTR':
       return records as string[];
     case 'TXT':
-      return (records as string[][]).flat();
+      return (records as string[][]).map((strings) => strings.join(''));
     case 'MX':
       return (records as MxRecord[]).map((r) => `${r.priority} ${fqdn(r.exchange)}`);
     case 'SRV':
@@ -53,21 +54,70 @@ function plainAnswers(type: DnsRecordType, records: unknown): string[] {
   }
 }
 
+// The DoH JSON `type` number of each record type the route asks.
+const TYPE_NUMBERS: Record<DnsRecordType, number> = {
+  A: 1,
+  NS: 2,
+  CNAME: 5,
+  SOA: 6,
+  PTR: 12,
+  MX: 15,
+  TXT: 16,
+  AAAA: 28,
+  SRV: 33,
+  NAPTR: 35,
+  CAA: 257,
+};
+
+/**
+ * A TXT record's data as one text: some resolvers write it as zone-file
+ * character-strings (`"google-site-" "verification=abc123"`, with `\"`,
+ * `\\` and `\DDD` escapes), others already joined and unquoted; both
+ * become the joined text, as plain DNS gives it.
+ */
+export function txtText(data: string): string {
+  if (!data.startsWith('"')) return data;
+  // \DDD is one byte of the text's UTF-8, so the bytes are gathered and decoded once.
+  const bytes: number[] = [];
+  let quoted = false;
+  for (let i = 0; i < data.length; i++) {
+    const c = data[i];
+    if (c === '"') {
+      quoted = !quoted;
+    } else if (!quoted) {
+      continue;
+    } else if (c === '\\' && /^\d{3}$/.test(data.slice(i + 1, i + 4))) {
+      bytes.push(Number(data.slice(i + 1, i + 4)) & 0xff);
+      i += 3;
+    } else {
+      if (c === '\\' && i + 1 < data.length) i++;
+      const char = String.fromCodePoint(data.codePointAt(i) ?? 0);
+      bytes.push(...Buffer.from(char, 'utf8'));
+      i += char.length - 1;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
 /**
  * A DoH JSON answer as the site reads it: the `data` of every Answer record
- * (CNAME steps included), `["N/A"]` when the answer has no Answer section
- * (NODATA, NXDOMAIN), `"N/A"` when the body is not a DoH JSON answer.
+ * of the type asked (a CNAME chain's steps are left out, as plain DNS leaves
+ * them out, so one record set compares equal whatever the transport; TXT
+ * unquoted by txtText), `["N/A"]` when the answer holds none (NODATA,
+ * NXDOMAIN), `"N/A"` when the body is not a DoH JSON answer.
  */
-export function dohResult(body: unknown): RowResult {
+export function dohResult(body: unknown, type: DnsRecordType): RowResult {
   if (typeof body !== 'object' || body === null || typeof (body as { Status?: unknown }).Status !== 'number') {
     return NO_ANSWER;
   }
   const answer = (body as { Answer?: unknown }).Answer;
   if (answer === undefined) return [NO_ANSWER];
-  const data = (Array.isArray(answer) ? answer : [])
-    .map((record: unknown) =>
-      typeof record === 'object' && record !== null ? (record as { data?: unknown }).data : undefined,
-    )
-    .filter((d): d is string => typeof d === 'string');
-  return data.length ? data : NO_ANSWER;
+  const records = (Array.isArray(answer) ? answer : []).filter(
+    (record: unknown): record is { type?: unknown; data?: unknown } => typeof record === 'object' && record !== null,
+  );
+  const data = records
+    .filter((record) => record.type === TYPE_NUMBERS[type] && typeof record.data === 'string')
+    .map((record) => (type === 'TXT' ? txtText(record.data as string) : (record.data as string)));
+  if (data.length) return data;
+  return records.some((record) => typeof record.data === 'string') ? [NO_ANSWER] : NO_ANSWER;
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dohResult, plainResult } from '../../routes/dnsresolver/result.js';
+import { dohResult, plainResult, txtText } from '../../routes/dnsresolver/result.js';
 
 test('plain DNS: addresses and names as node:dns gives them; nothing is "N/A"', () => {
   assert.deepEqual(plainResult('A', ['93.184.215.14']), ['93.184.215.14']);
@@ -16,11 +16,10 @@ test('plain DNS: addresses and names as node:dns gives them; nothing is "N/A"', 
   assert.equal(plainResult('TXT', []), 'N/A');
 });
 
-test('plain DNS: TXT flattened to one entry per character-string; MX as one string, a null MX as "0 ."', () => {
+test('plain DNS: one TXT entry per record, its character-strings joined; MX as one string, a null MX as "0 ."', () => {
   assert.deepEqual(plainResult('TXT', [['v=spf1 -all'], ['google-site-', 'verification=abc123']]), [
     'v=spf1 -all',
-    'google-site-',
-    'verification=abc123',
+    'google-site-verification=abc123',
   ]);
   assert.equal(
     plainResult('MX', [
@@ -57,24 +56,66 @@ test('plain DNS: SOA, SRV, CAA and NAPTR in zone-file form, as DoH resolvers wri
   );
 });
 
-test('DoH: every Answer record\'s data; no Answer section is ["N/A"]; a body that is not a DoH answer is "N/A"', () => {
+test('DoH: the Answer records of the type asked; none is ["N/A"]; a body that is not a DoH answer is "N/A"', () => {
   assert.deepEqual(
-    dohResult({
-      Status: 0,
-      Answer: [
-        { type: 5, data: 'example.org.' },
-        { type: 1, data: '93.184.215.14' },
-      ],
-    }),
-    ['example.org.', '93.184.215.14'],
+    dohResult(
+      {
+        Status: 0,
+        Answer: [
+          { type: 5, data: 'example.org.' },
+          { type: 1, data: '93.184.215.14' },
+        ],
+      },
+      'A',
+    ),
+    ['93.184.215.14'],
   );
+  assert.deepEqual(dohResult({ Status: 0, Answer: [{ type: 5, data: 'example.org.' }] }, 'CNAME'), ['example.org.']);
+  assert.deepEqual(dohResult({ Status: 0, Answer: [{ type: 5, data: 'example.org.' }] }, 'A'), ['N/A']);
   assert.deepEqual(
-    dohResult({ Status: 3, Authority: [{ type: 6, data: 'a.root-servers.net. nstld.verisign-grs.com. 1 2 3 4 5' }] }),
+    dohResult(
+      { Status: 3, Authority: [{ type: 6, data: 'a.root-servers.net. nstld.verisign-grs.com. 1 2 3 4 5' }] },
+      'A',
+    ),
     ['N/A'],
   );
-  assert.equal(dohResult({ Status: 0, Answer: [] }), 'N/A');
-  assert.equal(dohResult({ Status: 0, Answer: [{ type: 1 }] }), 'N/A');
-  assert.equal(dohResult({ error: 'bad request' }), 'N/A');
-  assert.equal(dohResult(null), 'N/A');
-  assert.equal(dohResult([]), 'N/A');
+  assert.equal(dohResult({ Status: 0, Answer: [] }, 'A'), 'N/A');
+  assert.equal(dohResult({ Status: 0, Answer: [{ type: 1 }] }, 'A'), 'N/A');
+  assert.equal(dohResult({ error: 'bad request' }, 'A'), 'N/A');
+  assert.equal(dohResult(null, 'A'), 'N/A');
+  assert.equal(dohResult([], 'A'), 'N/A');
+});
+
+test('one TXT record reads the same from plain DNS and from DoH, quoted or not', () => {
+  const plain = plainResult('TXT', [['v=spf1 -all'], ['google-site-', 'verification=abc123']]);
+  const quoted = dohResult(
+    {
+      Status: 0,
+      Answer: [
+        { type: 16, data: '"v=spf1 -all"' },
+        { type: 16, data: '"google-site-" "verification=abc123"' },
+      ],
+    },
+    'TXT',
+  );
+  const unquoted = dohResult(
+    {
+      Status: 0,
+      Answer: [
+        { type: 16, data: 'v=spf1 -all' },
+        { type: 16, data: 'google-site-verification=abc123' },
+      ],
+    },
+    'TXT',
+  );
+  assert.deepEqual(plain, ['v=spf1 -all', 'google-site-verification=abc123']);
+  assert.deepEqual(quoted, plain);
+  assert.deepEqual(unquoted, plain);
+});
+
+test('TXT character-strings: escaped quotes and backslashes, \\DDD bytes decoded as UTF-8, text outside quotes ignored', () => {
+  assert.equal(txtText('"say \\"hi\\"" "a\\\\b"'), 'say "hi"a\\b');
+  assert.equal(txtText('"caf\\195\\169" "\\240\\159\\152\\128 ok"'), 'café😀 ok');
+  assert.equal(txtText('"日本" "語"'), '日本語');
+  assert.equal(txtText('plain text'), 'plain text');
 });

@@ -1,4 +1,5 @@
 import { UpstreamError } from './upstream.js';
+import { ServiceStopping } from './lifecycle.js';
 
 // The system errors of a network that is down, filtered or slow: a machine
 // without internet, a firewall, an upstream that is away.
@@ -26,8 +27,9 @@ const NETWORK_CODES = new Set([
 export function expectedFailure(err: unknown): string | undefined {
   if (err instanceof UpstreamError) return err.message;
   if (!(err instanceof Error)) return undefined;
-  // Upstream's timeout is the only abort of an outbound call.
-  if (err.name === 'AbortError') return 'timed out';
+  // Shutdown aborts with its own reason; any other abort of an outbound call is Upstream's timeout.
+  if (err instanceof ServiceStopping) return err.message;
+  if (err.name === 'AbortError') return err.cause instanceof ServiceStopping ? err.cause.message : 'timed out';
   const code = (err as NodeJS.ErrnoException).code;
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('UND_ERR_'))) return err.message;
   return err.cause === undefined ? undefined : expectedFailure(err.cause);

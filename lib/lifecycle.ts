@@ -4,6 +4,18 @@ import type { Logger } from 'pino';
 export const BOOT_PHASES = ['geo-databases', 'asn-datasets', 'service-status', 'background'] as const;
 export type BootPhase = (typeof BOOT_PHASES)[number];
 
+/**
+ * The reason `Lifecycle.stopping` aborts with: a call cut short by shutdown
+ * rejects with it, so its log line says the service stopped, not that an
+ * upstream timed out (the upstream timeout's own abort stays an AbortError).
+ */
+export class ServiceStopping extends Error {
+  constructor() {
+    super('abandoned: the service is stopping');
+    this.name = 'ServiceStopping';
+  }
+}
+
 /** How long one shutdown callback may take before shutdown carries on without it. */
 const STOP_TIMEOUT_MS = 5000;
 
@@ -61,7 +73,7 @@ export class Lifecycle {
 
   /** Runs the shutdown callbacks, newest first; one that fails or hangs is logged and skipped, so shutdown always ends. */
   async stop(timeoutMs = STOP_TIMEOUT_MS): Promise<void> {
-    this.stopRequested.abort();
+    this.stopRequested.abort(new ServiceStopping());
     for (const { name, stop } of this.stoppers.splice(0).reverse()) {
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<'timeout'>((resolve) => {

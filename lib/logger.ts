@@ -4,6 +4,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../fastify.config.js';
 import { lazyRequestLoggers } from './request-logger.js';
 import { SecretScrubber } from './secrets.js';
+import { expectedFailure } from './expected-failure.js';
 
 // Header values and query keys that carry credentials; they never reach a log line.
 const REDACT_PATHS = [
@@ -14,6 +15,19 @@ const REDACT_PATHS = [
   'authorization',
   'cookie',
 ];
+
+/**
+ * An error as a log line shows it. A failure the service expects (no network,
+ * an upstream that refuses, times out or answers badly) is one line: its kind,
+ * its reason and its code; its stack would only say where our code noticed it,
+ * in ten lines an operator must scroll past. Anything else keeps its stack.
+ */
+function serializeError(err: unknown): unknown {
+  const reason = expectedFailure(err);
+  if (reason === undefined || !(err instanceof Error)) return pino.stdSerializers.err(err as Error);
+  const code = (err as NodeJS.ErrnoException).code;
+  return { type: err.name, message: err.message, ...(code ? { code } : {}) };
+}
 
 /**
  * The service's one logger. `secrets` (see lib/secrets.ts) are replaced in
@@ -29,6 +43,7 @@ export function createLogger(
   const options = {
     level: config.LOG_LEVEL,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError },
     ...(scrubber.empty ? {} : { hooks: { streamWrite: (line: string) => scrubber.scrub(line) } }),
   };
   if (destination) return pino(options, destination);

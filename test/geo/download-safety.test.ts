@@ -117,7 +117,7 @@ test('temporary folders an interrupted download left are removed at start-up; th
   assert.equal(asnLogs.find('removed temporary files of an interrupted download').length, 1);
 });
 
-test('SIGTERM during the boot download: the process stops cleanly, exit 0, no temporary folder left', async () => {
+test('SIGTERM during the boot download: the process stops cleanly, exit 0, no temporary folder left, no "timed out" said', async () => {
   const tgz = maxmindArchive('city', cityDatabase());
   // The archive arrives in part and then stalls, as a long download does.
   fake.on('*', MAXMIND_HOST, /^\/geoip\/databases\//, (req, res) => {
@@ -152,4 +152,14 @@ test('SIGTERM during the boot download: the process stops cleanly, exit 0, no te
     [],
   );
   assert.ok(server.lines.some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM'));
+  // The download was abandoned, not timed out, and the log says which.
+  const said = server.lines.map((l) => JSON.stringify(l));
+  assert.deepEqual(
+    said.filter((l) => l.includes('timed out')),
+    [],
+  );
+  assert.ok(
+    said.some((l) => l.includes('abandoned: the service is stopping')),
+    said.join('\n'),
+  );
 });

@@ -108,7 +108,7 @@ test('coordinates as the site sends them (rounded to 0.1°, signed) reach center
   await app.close();
 });
 
-test('the content type is the upstream one when it is an image; anything else is an upstream error, never cached', async () => {
+test('a PNG passes as image/png; HTML, JSON or untyped bytes are an upstream error, never cached', async () => {
   fake.on('GET', HOST, PATH, { body: IMAGE, headers: { 'content-type': 'image/png' } });
   const app = await api();
   const res = await call(app, `/api/map?${OK_QUERY}`);

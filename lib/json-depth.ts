@@ -1,3 +1,8 @@
+// Far deeper than any JSON the site sends (a report is six levels deep; the
+// telemetry SDK cuts an event's own data at three levels, so an event stays
+// near ten); far shallower than what exhausts the stack of a recursive walk.
+export const MAX_JSON_DEPTH = 64;
+
 /**
  * Whether JSON text nests arrays and objects deeper than `max`, found in one
  * pass over the text without parsing it. Deep nesting is legal JSON, but

@@ -6,6 +6,8 @@ import { clientIp } from './client-ip.js';
 import { HttpError, UPSTREAM_ERROR, upstreamFailure } from './http-error.js';
 
 export const API_KEY_MISSING = 'API key is missing';
+/** The metrics' name for the private API, whose host (PRIVATE_API_ENDPOINT) is the operator's to keep. */
+const PRIVATE_API_PROVIDER = 'private-api';
 
 const NOT_JSON_ANSWER = JSON.stringify({ error: UPSTREAM_ERROR });
 
@@ -103,6 +105,7 @@ export class PrivateApi {
       method: options.method ?? 'GET',
       headers: { ...privateApiHeaders(request.headers, clientIp(request)), ...options.headers },
       body: options.body,
+      provider: PRIVATE_API_PROVIDER,
     });
   }
 

@@ -13,7 +13,7 @@ export interface UpstreamSettings {
   overrideOrigin: string;
   dispatcher?: Dispatcher;
   logger?: Logger;
-  /** Told of every call's end: the real upstream's host, how it ended, seconds to the answer headers (the metrics). */
+  /** Told of every call's end: its provider (CallOptions), how it ended, seconds to the answer headers (the metrics). */
   observe?: (provider: string, outcome: UpstreamOutcome, seconds: number) => void;
 }
 
@@ -28,6 +28,12 @@ export interface CallOptions {
   maxBytes?: number;
   /** Aborts the request, body included, like the timeout (a download cut short by shutdown). */
   signal?: AbortSignal;
+  /**
+   * The name the metrics give this call in place of the URL's host. A call to a
+   * host taken from a setting (the private API, the telemetry ingest) passes one,
+   * so no scrape names the operator's own hosts.
+   */
+  provider?: string;
 }
 
 // Every JSON or text answer we read is well under a megabyte; the cap is there
@@ -100,6 +106,7 @@ export class Upstream {
     }
     const method = options.method ?? 'GET';
     this.logger?.debug({ method, url: redactUrl(url) }, 'upstream request');
+    const provider = options.provider ?? hostOf(url);
     const started = performance.now();
     try {
       const res = await request(this.target(url), {
@@ -114,7 +121,7 @@ export class Upstream {
       body.once('end', () => clearTimeout(timer));
       body.once('error', () => clearTimeout(timer));
       this.observe?.(
-        hostOf(url),
+        provider,
         `${Math.floor(res.statusCode / 100)}xx` as UpstreamOutcome,
         (performance.now() - started) / 1000,
       );
@@ -122,11 +129,7 @@ export class Upstream {
     } catch (err) {
       clearTimeout(timer);
       // The only abort is the timeout's.
-      this.observe?.(
-        hostOf(url),
-        controller.signal.aborted ? 'timeout' : 'error',
-        (performance.now() - started) / 1000,
-      );
+      this.observe?.(provider, controller.signal.aborted ? 'timeout' : 'error', (performance.now() - started) / 1000);
       throw err;
     }
   }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Nullable } from '../schemas/nullable.js';
-import { DATASETS, type Readiness } from './readiness.js';
+import { DATASETS, type Listener, type Readiness } from './readiness.js';
 
 const DatasetReport = Type.Object({
   state: Type.Union([Type.Literal('loaded'), Type.Literal('stale'), Type.Literal('missing')]),
@@ -15,20 +15,39 @@ const ReadinessReport = Type.Object({
   datasets: Type.Object(Object.fromEntries(DATASETS.map((name) => [name, Type.Optional(DatasetReport)]))),
 });
 
+// What the public front listener says of readiness: the verdict alone.
+const Verdict = Type.Object({ status: Type.Union([Type.Literal('ready'), Type.Literal('not ready')]) });
+
 const Alive = Type.Object({ status: Type.Literal('ok') });
 
 /**
  * GET /healthz (the process answers, so its event loop turns) and GET /readyz
- * (200 once both listeners listen, 503 before, with each dataset's state and
- * age). Registered outside /api on both listeners: no Referer gate, limiter
- * or load shedding stands between a health check and its answer.
+ * (200 once both listeners listen, 503 before). The API listener is the
+ * operator's (loopback), so its /readyz adds each dataset's state and age;
+ * the front listener is public, so its /readyz gives only the verdict, and
+ * never which datasets a deployment has or how old they are. Registered
+ * outside /api on both listeners: no Referer gate, limiter or load shedding
+ * stands between a health check and its answer.
  */
-const health: FastifyPluginAsyncTypebox<{ readiness: Readiness }> = async (app, { readiness }) => {
+const health: FastifyPluginAsyncTypebox<{ listener: Listener; readiness: Readiness }> = async (
+  app,
+  { listener, readiness },
+) => {
   app.get('/healthz', { schema: { response: { 200: Alive } } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return { status: 'ok' as const };
   });
 
+  if (listener === 'front') {
+    app.get('/readyz', { schema: { response: { 200: Verdict, 503: Verdict } } }, async (_request, reply) => {
+      const { ready } = readiness;
+      return reply
+        .code(ready ? 200 : 503)
+        .header('cache-control', 'no-store')
+        .send({ status: ready ? ('ready' as const) : ('not ready' as const) });
+    });
+    return;
+  }
   app.get(
     '/readyz',
     { schema: { response: { 200: ReadinessReport, 503: ReadinessReport } } },

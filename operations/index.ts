@@ -13,14 +13,14 @@ export interface OperationsOptions {
 
 /**
  * What a listener answers for its operator rather than for the site: the
- * health routes on both listeners, and with METRICS=true the request metrics
- * of every route and, on the API listener only, GET /metrics. Registered on a
- * listener's root before anything else, so its hook sees every route and no
- * /api hook sees its routes.
+ * health routes on both listeners (the datasets' details on the API listener
+ * only), and with METRICS=true the request metrics of every route and, on the
+ * API listener only, GET /metrics. Registered on a listener's root before
+ * anything else, so its hook sees every route and no /api hook sees its routes.
  */
 export default fp<OperationsOptions>(
   async (app, { listener, readiness, metrics }) => {
-    await app.register(health, { readiness });
+    await app.register(health, { listener, readiness });
     if (metrics instanceof Metrics) countRequests(app, listener, metrics);
     if (listener === 'api' && metrics instanceof Metrics) {
       app.get('/metrics', async (_request, reply) =>

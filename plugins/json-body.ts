@@ -1,10 +1,7 @@
 import fp from 'fastify-plugin';
 import { HttpError } from '../lib/http-error.js';
-import { nestedDeeperThan } from '../lib/json-depth.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../lib/json-depth.js';
 
-// Far deeper than any body the site sends (a report is six levels deep); far
-// shallower than what exhausts the stack of a recursive walk.
-export const MAX_JSON_DEPTH = 64;
 export const TOO_DEEP = 'JSON body is nested too deeply';
 
 /**

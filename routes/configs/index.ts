@@ -46,10 +46,9 @@ const configs: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/configs',
     { schema: { response: { 200: Flags } }, config: { cacheTtl: 60 * 60 } },
-    // originalSite depends on the Referer, so a shared cache must keep one copy per Referer.
+    // originalSite depends on the Referer too; the cache-control plugin's Vary: Referer covers it.
     // Synchronous: an async handler costs a promise and a microtask per request.
     (request, reply) => {
-      reply.header('vary', 'Referer');
       reply.send(isOriginalSite(request.headers.referer ?? '') ? answers.original : answers.other);
     },
   );

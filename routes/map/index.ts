@@ -6,6 +6,10 @@ import { UpstreamFailed, upstreamFailure } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 
 const ONE_YEAR = 365 * 24 * 60 * 60;
+// What Static Maps sends: the JPEG we ask for (`format=jpg`), and PNG, its default
+// format. Matched on the media type alone, so no other type (SVG with its scripts,
+// HTML) reaches the site's origin with a one-year public cache.
+const RASTER_TYPES = new Set(['image/jpeg', 'image/png']);
 // A 640×320 map at scale 2 is 100–300 KB; far past that, the answer is not a map.
 const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 
@@ -58,6 +62,11 @@ export const DARK_STYLE = [
   'feature:water|element:labels.text.stroke|color:0x17263c',
 ];
 
+/** A Content-Type's media type, lower-cased and without parameters; empty when there is none. */
+function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+}
+
 /** The fixed Static Maps URL; the caller only chooses the values of center, markers, language and the style set. */
 function staticMapUrl(latitude: string, longitude: string, language: string, dark: boolean, key: string): string {
   const params = new URLSearchParams({
@@ -79,7 +88,7 @@ function staticMapUrl(latitude: string, longitude: string, language: string, dar
 /**
  * GET /api/map: a Google Static Maps JPEG around a point. The image is read
  * whole (capped) before anything is sent, so only a complete image, and only
- * an image, goes out with the one-year cache; anything else is an upstream error.
+ * a JPEG or PNG, goes out with the one-year cache; anything else is an upstream error.
  */
 const map: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -113,14 +122,16 @@ const map: FastifyPluginAsyncTypebox = async (app) => {
       } catch (err) {
         throw upstreamFailure(err, 'static map fetch failed');
       }
-      const type = upstream.headers['content-type'];
-      if (upstream.status < 200 || upstream.status >= 300 || typeof type !== 'string' || !type.startsWith('image/')) {
-        throw new UpstreamFailed('static map upstream answered no image', {
+      const contentType = upstream.headers['content-type'];
+      const type = mediaType(contentType);
+      if (upstream.status < 200 || upstream.status >= 300 || !RASTER_TYPES.has(type)) {
+        throw new UpstreamFailed('static map upstream answered no JPEG or PNG image', {
           status: upstream.status,
-          contentType: type,
+          contentType,
         });
       }
-      return reply.header('content-type', type).send(upstream.bytes);
+      // Sent as the type it was checked as, and never sniffed by a browser into anything else.
+      return reply.header('content-type', type).header('x-content-type-options', 'nosniff').send(upstream.bytes);
     },
   );
 };

@@ -1,11 +1,23 @@
 import { HttpError } from '../../lib/http-error.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../lib/json-depth.js';
 
 const INVALID_ENVELOPE = 'Invalid envelope';
+export const TOO_DEEP_ENVELOPE = 'Envelope JSON is nested too deeply';
 
 /** An envelope the tunnel refuses to relay; answered 400 `{"error":"Invalid envelope"}`, whatever is wrong with it. */
 export class MalformedEnvelope extends HttpError {
   constructor() {
     super(400, INVALID_ENVELOPE);
+  }
+}
+
+/**
+ * A JSON line of the envelope (its header, an item header, an event) nested past
+ * the JSON routes' depth rule; answered 400 before anything parses or rewrites it.
+ */
+export class EnvelopeTooDeep extends HttpError {
+  constructor() {
+    super(400, TOO_DEEP_ENVELOPE);
   }
 }
 
@@ -24,10 +36,18 @@ export interface Envelope {
 
 const NEWLINE = 0x0a;
 
+/** The JSON text of `bytes`, refused when nested deeper than the JSON routes allow. */
+function shallowJson(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) throw new EnvelopeTooDeep();
+  return text;
+}
+
 function parseHeader(bytes: Buffer): Record<string, unknown> {
+  const text = shallowJson(bytes);
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8'));
+    value = JSON.parse(text);
   } catch {
     throw new MalformedEnvelope();
   }
@@ -96,8 +116,10 @@ export function parseEnvelope(body: Buffer): Envelope {
         pos += 1;
       }
     }
-    if (itemHeader.type === 'event' && (++events > MAX_EVENTS || payload.length > MAX_EVENT_BYTES)) {
-      throw new MalformedEnvelope();
+    if (itemHeader.type === 'event') {
+      if (++events > MAX_EVENTS || payload.length > MAX_EVENT_BYTES) throw new MalformedEnvelope();
+      // withVisitorIp parses and re-serialises the event; other payloads are relayed as bytes, never parsed.
+      shallowJson(payload);
     }
     items.push({ headerBytes: itemHeaderBytes, header: itemHeader, payload });
   }

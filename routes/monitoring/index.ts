@@ -12,6 +12,8 @@ export const TELEMETRY_WINDOW_MS = 20 * 60 * 1000;
 const DSN_MISMATCH = 'DSN not allowed';
 const RELAY_FAILED = 'Relay failed';
 const NOT_CONFIGURED = 'Tunnel not configured';
+// The metrics' name for the ingest: its host comes from the DSN, a setting.
+const INGEST_PROVIDER = 'telemetry';
 
 // Headers of the ingest answer that tell the browser SDK to back off.
 const PASSED_HEADERS = ['retry-after', 'x-sentry-rate-limits'];
@@ -70,6 +72,7 @@ const telemetry: FastifyPluginAsync = async (app) => {
           method: 'POST',
           headers: { 'content-type': 'application/x-sentry-envelope' },
           body: serialiseEnvelope(envelope),
+          provider: INGEST_PROVIDER,
         });
       } catch (err) {
         throw new UpstreamFailure(502, RELAY_FAILED, 'telemetry relay failed', { err, url: redactUrl(target) });

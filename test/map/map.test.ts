@@ -108,7 +108,7 @@ test('coordinates as the site sends them (rounded to 0.1°, signed) reach center
   await app.close();
 });
 
-test('the content type is the upstream one when it is an image; anything else is an upstream error, never cached', async () => {
+test('a PNG passes as image/png; HTML, JSON or untyped bytes are an upstream error, never cached', async () => {
   fake.on('GET', HOST, PATH, { body: IMAGE, headers: { 'content-type': 'image/png' } });
   const app = await api();
   const res = await call(app, `/api/map?${OK_QUERY}`);
@@ -118,6 +118,58 @@ test('the content type is the upstream one when it is an image; anything else is
     fake.on('GET', HOST, PATH, { body: '<html>not a map</html>', headers: { 'content-type': type } });
     const other = await call(app, `/api/map?${OK_QUERY}`);
     assertErrorAnswer(other, 502, 'Upstream error', type);
+  }
+  await app.close();
+});
+
+const SVG = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>';
+
+/** GET /api/map over a real socket, the body read whole. */
+async function overSocket(app: Awaited<ReturnType<typeof api>>) {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return async () => {
+    const res = await request(`http://127.0.0.1:${port}/api/map?${OK_QUERY}`, { headers: REFERER });
+    return { status: res.statusCode, headers: res.headers, bytes: Buffer.from(await res.body.arrayBuffer()) };
+  };
+}
+
+test('only JPEG and PNG pass, by media type: SVG, image/*, HTML or no type is a 502 with none of its bytes, never cached', async () => {
+  const app = await api();
+  const get = await overSocket(app);
+  const refused: Array<string | undefined> = [
+    'image/svg+xml',
+    'IMAGE/SVG+XML; charset=utf-8',
+    'image/*',
+    'image/jpeg+svg',
+    'image/pngx',
+    'image/webp',
+    'text/html; charset=utf-8',
+    undefined,
+  ];
+  for (const type of refused) {
+    fake.on('GET', HOST, PATH, { body: SVG, headers: type === undefined ? {} : { 'content-type': type } });
+    const res = await get();
+    const label = type ?? 'no Content-Type';
+    assert.equal(res.status, 502, label);
+    assert.deepEqual(JSON.parse(res.bytes.toString('utf8')), { error: 'Upstream error' }, label);
+    assert.equal(res.headers['cache-control'], 'no-store', label);
+    assert.doesNotMatch(res.bytes.toString('utf8'), /svg|script/i, label);
+  }
+
+  const accepted: Array<[upstream: string, sent: string]> = [
+    ['image/jpeg', 'image/jpeg'],
+    ['Image/JPEG; charset=binary', 'image/jpeg'],
+    ['image/png', 'image/png'],
+  ];
+  for (const [upstream, sent] of accepted) {
+    fake.on('GET', HOST, PATH, { body: IMAGE, headers: { 'content-type': upstream } });
+    const res = await get();
+    assert.equal(res.status, 200, upstream);
+    assert.equal(res.headers['content-type'], sent, upstream);
+    assert.equal(res.headers['cache-control'], 'public, max-age=31536000', upstream);
+    assert.equal(res.headers['x-content-type-options'], 'nosniff', upstream);
+    assert.ok(res.bytes.equals(IMAGE), upstream);
   }
   await app.close();
 });

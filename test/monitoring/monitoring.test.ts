@@ -5,7 +5,8 @@ import { FakeUpstream, fixture } from '../support/fake-upstream.js';
 import { assertErrorAnswer, buildTestApi, buildTestApiWith, call } from '../support/app.js';
 import { heldAtLeast, overHttp, slowDownProbe } from '../support/over-http.js';
 import { EXAMPLE_TELEMETRY_DSN } from '../../routes/monitoring/examples.js';
-import { parseEnvelope } from '../../routes/monitoring/envelope.js';
+import { parseEnvelope, TOO_DEEP_ENVELOPE } from '../../routes/monitoring/envelope.js';
+import { MAX_JSON_DEPTH } from '../../lib/json-depth.js';
 
 const INGEST_HOST = 'o0.ingest.sentry.io';
 const INGEST_PATH = '/api/0/envelope/';
@@ -46,6 +47,8 @@ const event = JSON.stringify({
   platform: 'javascript',
   user: { id: 'u1', ip_address: '{{auto}}' },
 });
+
+const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 
 // What the browser SDK sends an envelope as.
 const ENVELOPE_TYPE = { 'content-type': 'text/plain;charset=UTF-8' };
@@ -188,6 +191,37 @@ test('malformed envelopes are 400, never 500', async () => {
   assertErrorAnswer(empty, 400, 'Invalid envelope');
   assert.equal(fake.requestsTo(INGEST_HOST).length, 0);
   assert.equal(logs.find('request failed').length, 0);
+  await app.close();
+});
+
+test('a JSON line nested 10,000 deep (event, item header or envelope header) is a 400 over a socket, nothing relayed, no error logged', async () => {
+  const { app, logs } = await buildTestApi(env());
+  const post = await overHttp(app);
+  const deep = nested(10_000);
+  const bodies = [
+    envelope(DSN, [{ type: 'event' }, deep]),
+    envelope(DSN, [{ type: 'event', length: Buffer.byteLength(deep) }, deep]),
+    Buffer.from(`${JSON.stringify({ dsn: DSN })}\n${deep}\n${event}\n`),
+    Buffer.from(`{"dsn":${JSON.stringify(DSN)},"sdk":${deep}}\n{"type":"event"}\n${event}\n`),
+  ];
+  for (const body of bodies) {
+    const res = await post('/api/monitoring', { method: 'POST', headers: ENVELOPE_TYPE, body });
+    assert.equal(res.statusCode, 400, res.body);
+    assert.deepEqual(JSON.parse(res.body), { error: TOO_DEEP_ENVELOPE });
+  }
+  assert.equal(fake.requestsTo(INGEST_HOST).length, 0, 'nothing relayed');
+  assert.deepEqual(
+    logs.lines.filter((line) => Number(line.level) >= 50),
+    [],
+    'no error line',
+  );
+  assert.doesNotMatch(logs.text, /stack|Maximum call stack/);
+
+  // At the depth limit an event is still relayed.
+  const atLimit = envelope(DSN, [{ type: 'event' }, nested(MAX_JSON_DEPTH)]);
+  const relayed = await post('/api/monitoring', { method: 'POST', headers: ENVELOPE_TYPE, body: atLimit });
+  assert.equal(relayed.statusCode, 200, relayed.body);
+  assert.equal(fake.requestsTo(INGEST_HOST).length, 1);
   await app.close();
 });
 

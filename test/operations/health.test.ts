@@ -26,6 +26,15 @@ async function get(url: string, headers: Record<string, string> = {}) {
   };
 }
 
+/** What the public front listener's /readyz may say: the verdict, and nothing of the datasets. */
+function assertVerdictOnly(ready: Awaited<ReturnType<typeof get>>, status: number, verdict: string): void {
+  assert.equal(ready.status, status, ready.text);
+  assert.equal(ready.headers['cache-control'], 'no-store');
+  assert.deepEqual(ready.json(), { status: verdict });
+  for (const name of DATASETS) assert.doesNotMatch(ready.text, new RegExp(name, 'i'), name);
+  assert.doesNotMatch(ready.text, /updatedAt|ageSeconds|loaded|stale|missing|\d{4}-\d{2}-\d{2}/);
+}
+
 test('a fresh process offline: /healthz and /readyz on both listeners, 200, no-store, no Referer needed, no limiter', async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'health-'));
   t.after(() => rm(dataDir, { recursive: true, force: true }));
@@ -46,6 +55,10 @@ test('a fresh process offline: /healthz and /readyz on both listeners, 200, no-s
       assert.equal(alive.headers['cache-control'], 'no-store');
 
       const ready = await get(`${base}/readyz`);
+      if (base === server.frontUrl) {
+        assertVerdictOnly(ready, 200, 'ready');
+        continue;
+      }
       assert.equal(ready.status, 200, `${base}: ${ready.text}`);
       assert.equal(ready.headers['cache-control'], 'no-store');
       const report = ready.json() as {
@@ -81,7 +94,7 @@ test('a fresh process offline: /healthz and /readyz on both listeners, 200, no-s
   assert.equal((await get(`${server.apiUrl}/api/configs`, referer)).status, 429);
 });
 
-test('/readyz answers 503 until both listeners listen, then 200; the datasets show their state and age', async (t) => {
+test('/readyz answers 503 until both listeners listen, then 200; the API listener shows the datasets, the front listener only the verdict', async (t) => {
   const started = Date.now();
   const fakes = await startAllFakes();
   t.after(() => fakes.close());
@@ -105,28 +118,28 @@ test('/readyz answers 503 until both listeners listen, then 200; the datasets sh
   const web = await buildWeb({ logger: pino({ level: 'silent' }), frontendDir: '', api });
   t.after(() => web.close());
   await web.listen({ port: 0, host: '127.0.0.1' });
+  assertVerdictOnly(await get(`${origin(web)}/readyz`), 503, 'not ready');
   api.readiness.listening('front');
-  for (const base of [origin(api), origin(web)]) {
-    const ready = await get(`${base}/readyz`);
-    assert.equal(ready.status, 200);
-    const datasets = ready.json().datasets as Record<
-      string,
-      { state: string; updatedAt: string | null; ageSeconds: number | null }
-    >;
-    // Downloaded from the fakes at boot: each dated by what it is (build, snapshot, fetch).
-    assert.equal(datasets.geoCity!.state, 'loaded');
-    assert.equal(datasets.geoCity!.updatedAt, new Date(1_790_000_000 * 1000).toISOString(), 'the database build date');
-    assert.ok(datasets.geoCity!.ageSeconds! > 0);
-    assert.equal(datasets.geoAsn!.state, 'loaded');
-    assert.equal(datasets.asRelationships!.state, 'loaded');
-    assert.match(
-      String(datasets.asRelationships!.updatedAt),
-      /^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/,
-      'the snapshot date from its name',
-    );
-    assert.equal(datasets.asOrganisations!.state, 'loaded');
-    assert.equal(datasets.serviceStatus!.state, 'loaded');
-    const fetched = Date.parse(String(datasets.serviceStatus!.updatedAt));
-    assert.ok(fetched >= started && fetched <= Date.now(), 'fetched at boot');
-  }
+  assertVerdictOnly(await get(`${origin(web)}/readyz`), 200, 'ready');
+  const ready = await get(`${origin(api)}/readyz`);
+  assert.equal(ready.status, 200);
+  const datasets = ready.json().datasets as Record<
+    string,
+    { state: string; updatedAt: string | null; ageSeconds: number | null }
+  >;
+  // Downloaded from the fakes at boot: each dated by what it is (build, snapshot, fetch).
+  assert.equal(datasets.geoCity!.state, 'loaded');
+  assert.equal(datasets.geoCity!.updatedAt, new Date(1_790_000_000 * 1000).toISOString(), 'the database build date');
+  assert.ok(datasets.geoCity!.ageSeconds! > 0);
+  assert.equal(datasets.geoAsn!.state, 'loaded');
+  assert.equal(datasets.asRelationships!.state, 'loaded');
+  assert.match(
+    String(datasets.asRelationships!.updatedAt),
+    /^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/,
+    'the snapshot date from its name',
+  );
+  assert.equal(datasets.asOrganisations!.state, 'loaded');
+  assert.equal(datasets.serviceStatus!.state, 'loaded');
+  const fetched = Date.parse(String(datasets.serviceStatus!.updatedAt));
+  assert.ok(fetched >= started && fetched <= Date.now(), 'fetched at boot');
 });

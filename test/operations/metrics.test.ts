@@ -119,6 +119,43 @@ test('METRICS=true: Prometheus text on the API listener, without Referer or limi
   );
 });
 
+test('METRICS=true: the private API and the telemetry ingest are labelled by a fixed provider name, never by their hosts', async () => {
+  const privateHost = 'private-api-of-the-operator.internal.example';
+  const ingestHost = 'telemetry-ingest-of-the-operator.internal.example';
+  const dsn = `https://0123456789abcdef@${ingestHost}/42`;
+  fake.on('GET', privateHost, '/v1/getuserinfo', { json: { id: 'u1' } });
+  fake.on('POST', ingestHost, '/api/42/envelope/', { json: { id: 'e1' } });
+  await withServer(
+    {
+      METRICS: 'true',
+      UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+      PRIVATE_API_KEY: 'private-key',
+      PRIVATE_API_ENDPOINT: `https://${privateHost}/v1`,
+      TELEMETRY_DSN_FRONTEND: dsn,
+    },
+    async ({ apiUrl }) => {
+      assert.equal((await get(`${apiUrl}/api/getuserinfo`, REFERER)).status, 200);
+      const envelope = `${JSON.stringify({ dsn })}\n${JSON.stringify({ type: 'event' })}\n{"level":"error"}\n`;
+      const relayed = await request(`${apiUrl}/api/monitoring`, {
+        method: 'POST',
+        headers: { ...REFERER, 'content-type': 'text/plain;charset=UTF-8' },
+        body: envelope,
+      });
+      await relayed.body.dump();
+      assert.equal(relayed.statusCode, 200);
+      assert.equal(fake.requestsTo(privateHost).length, 1, 'the private API was called');
+      assert.equal(fake.requestsTo(ingestHost).length, 1, 'the envelope was relayed');
+
+      const { text } = await get(`${apiUrl}/metrics`);
+      const upstream = (provider: string) =>
+        sample(text, 'netdiag_upstream_request_duration_seconds_count', { provider, outcome: '2xx' });
+      assert.equal(upstream('private-api'), 1);
+      assert.equal(upstream('telemetry'), 1);
+      assert.doesNotMatch(text, /private-api-of-the-operator|telemetry-ingest-of-the-operator|internal\.example/);
+    },
+  );
+});
+
 test('METRICS off (the default): /metrics is an unknown path on the API listener and 404 on the front listener', async () => {
   await withServer(await closedUpstreams(), async ({ apiUrl, frontUrl }) => {
     for (const headers of [{}, REFERER]) {

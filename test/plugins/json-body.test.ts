@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { overHttp, type TimedAnswer, type TimedRequest } from '../support/over-http.js';
 import { demoAppPerFile } from '../support/fake-upstream-per-file.js';
-import { MAX_JSON_DEPTH, TOO_DEEP } from '../../plugins/json-body.js';
-import { nestedDeeperThan } from '../../lib/json-depth.js';
+import { TOO_DEEP } from '../../plugins/json-body.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../lib/json-depth.js';
 
 const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 const JSON_TYPE = { 'content-type': 'application/json' };

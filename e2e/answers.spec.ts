@@ -74,3 +74,20 @@ test('Censorship: a country with too few measurements is its own verdict, never 
   await expect(page.locator('tbody tr').filter({ hasText: 'Germany' }).locator('.tier')).toHaveText('Reachable');
   await expect(page.getByRole('status')).toContainText('0 of 2 countries show signs of blocking.');
 });
+
+test('AS page: the profile shows what the API sends, prefixes, neighbours and speed tests', async ({ page }) => {
+  await page.goto('/asn/13335');
+  const profile = page.getByRole('region', { name: 'Profile' });
+  await expect(profile.locator('.row').filter({ hasText: 'Announced prefixes' })).toContainText(
+    /[\d,]+ IPv4 · [\d,]+ IPv6/,
+  );
+  await expect(profile.locator('.row').filter({ hasText: 'Neighbouring networks' })).toContainText(
+    /\d+ upstream · \d+ downstream · \d+ peers/,
+  );
+  await expect(profile.getByRole('heading', { name: 'Speed tests from this network (last 90 days)' })).toBeVisible();
+  await expect(profile.locator('.row').filter({ hasText: 'Download' })).toContainText(/\d+(\.\d)? Mbps/);
+  await expect(profile.locator('.row').filter({ hasText: 'Latency, idle' })).toContainText(/\d+(\.\d)? ms/);
+  await expect(profile.locator('.row').filter({ hasText: 'Jitter, idle' })).toContainText(/ ms/);
+  const history = page.getByRole('region', { name: 'Routing history of a prefix' });
+  await expect(history).toContainText('Which networks announced an address block, and when.');
+});

@@ -60,16 +60,49 @@ export async function tabTo(page: Page, target: Locator, limit = 60): Promise<vo
   throw new Error(`Tab did not reach ${target.toString()} in ${limit} presses`);
 }
 
-/** Full-page screenshots at desktop and phone width; at phone width nothing may overflow sideways. */
+/**
+ * What a phone must never do: the page wider than the screen, a part of it
+ * that scrolls sideways out of sight (a table, a graph), or an address, a
+ * prefix or any other unspaced value in the monospace face broken across lines.
+ */
+async function assertReadableOnPhone(page: Page, name: string): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow, `${name} is wider than a 390 px phone`).toBeLessThanOrEqual(0);
+  const hidden = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('main *')]
+      .filter(
+        (el) => el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX),
+      )
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.scrollWidth} > ${el.clientWidth}`),
+  );
+  expect(hidden, `${name} hides content behind sideways scrolling on a phone`).toEqual([]);
+  const broken = await page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('main .mono, main .answers li, main .hero-ip')) {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent?.trim() ?? '';
+        if (!text || /\s/.test(text) || text.length > 45) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (lines.size > 1) out.push(text);
+      }
+    }
+    return out;
+  });
+  expect(broken, `${name} breaks a value across lines on a phone`).toEqual([]);
+}
+
+/** Full-page screenshots at desktop and phone width; at phone width nothing may overflow or scroll sideways. */
 export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.setViewportSize(DESKTOP);
   await page.screenshot({ path: `${SHOTS}${name}-desktop.png`, fullPage: true });
   await page.setViewportSize(PHONE);
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow, `${name} is wider than a 390 px phone`).toBeLessThanOrEqual(0);
+  await assertReadableOnPhone(page, name);
   await page.screenshot({ path: `${SHOTS}${name}-phone.png`, fullPage: true });
   await page.setViewportSize(DESKTOP);
 }

@@ -111,6 +111,11 @@ export interface AsnProfile {
   Mobile_Pct?: string;
   Bot_Pct?: string;
   Human_Pct?: string;
+  /** Counts of announced prefixes; null when that segment failed. */
+  prefixes?: { ipv4: number | null; ipv6: number | null } | null;
+  relationships?: { upstreams: number; downstreams: number; peers: number; source: 'radar' | 'local' } | null;
+  /** Radar's speed-test aggregates: bandwidth in Mbps, latency and jitter in ms, packet loss in percent. */
+  speed?: Record<string, number> | null;
 }
 
 export type NodeType = 'origin' | 'origin-tier1' | 'tier1' | 'intermediate';

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
+import { storeReport } from './store-report.js';
 
 // The front listener's headers as a browser obeys them: no page of another
 // origin can frame the site (so none can make the site's gated API calls on a
@@ -66,26 +67,6 @@ async function watchViolations(page: Page): Promise<string[]> {
   return seen;
 }
 
-/** Stores a report through the real API, as the site's Share button would. */
-async function reportPage(page: Page, baseURL: string): Promise<string> {
-  const now = new Date().toISOString();
-  const answer = await page.request.post('/api/report', {
-    headers: { referer: `${baseURL}/` },
-    data: {
-      report: {
-        v: 1,
-        generatedAt: now,
-        origin: 'localhost',
-        locale: 'en',
-        sections: { ipinfo: { testedAt: now, cards: [{ source: 'IPinfo', ip: '8.8.8.8', countryCode: 'US' }] } },
-      },
-      ttlDays: 1,
-    },
-  });
-  expect(answer.status()).toBe(201);
-  return `/r/${((await answer.json()) as { id: string }).id}`;
-}
-
 const PAGES = [
   '/',
   '/ip/8.8.8.8',
@@ -105,7 +86,7 @@ test('every page of the site runs under its strict CSP without one violation', a
   // Only the inline script injected at the end, to prove the policy holds, may be refused.
   watch.allow(/Executing inline script violates/);
   const violations = await watchViolations(page);
-  for (const target of [...PAGES, await reportPage(page, baseURL!)]) {
+  for (const target of [...PAGES, await storeReport(page, baseURL!, { origin: 'localhost' })]) {
     const answer = await page.goto(target);
     const policy = answer?.headers()['content-security-policy'] ?? '';
     expect(policy, target).toContain("frame-ancestors 'none'");

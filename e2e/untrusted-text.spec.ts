@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, screenshots, test } from './fixtures.js';
+import { storeReport } from './store-report.js';
 
 // Text a sharer or an upstream chose (a report's fields, status names) on a
 // 375 px phone: one long word must not widen the page, and a right-to-left
@@ -9,34 +10,6 @@ const PHONE_375 = { width: 375, height: 812 };
 // The issue's figure: 64 wide letters made the report page 1,032 px wide.
 const LONG = 'W'.repeat(64);
 const RLO = '\u202E';
-
-interface ReportFields {
-  origin: string;
-  city?: string;
-  isp?: string;
-}
-
-/** Stores a report through the real API, as the site's Share button would, and returns its page. */
-async function storeReport(page: Page, baseURL: string, fields: ReportFields): Promise<string> {
-  const now = new Date().toISOString();
-  const card = { source: 'IPinfo', ip: '8.8.8.8', countryCode: 'US', city: fields.city, isp: fields.isp };
-  const answer = await page.request.post('/api/report', {
-    headers: { referer: `${baseURL}/` },
-    data: {
-      report: {
-        v: 1,
-        generatedAt: now,
-        origin: fields.origin,
-        locale: 'en',
-        sections: { ipinfo: { testedAt: now, cards: [card] } },
-      },
-      ttlDays: 1,
-    },
-  });
-  expect(answer.status()).toBe(201);
-  const { id } = (await answer.json()) as { id: string };
-  return `/r/${id}`;
-}
 
 async function pageWidth(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth);

@@ -7,6 +7,7 @@ import { createListenerServer } from '../lib/http-server.js';
 import { isNavigation, NO_STORE } from './cache-class.js';
 import { LiveSite } from './live-site.js';
 import { NOT_BUILT_PAGE } from './not-built-page.js';
+import { FRONT_HEADERS, HTML_HEADERS } from './security-headers.js';
 import { sendSiteFile } from './send-site-file.js';
 import { lookup, type MemoryCaps } from './site-files.js';
 import operations from '../operations/index.js';
@@ -53,6 +54,9 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
           if (!req.headers['x-forwarded-for'] && req.socket.remoteAddress) {
             req.headers['x-forwarded-for'] = req.socket.remoteAddress;
           }
+          // The API's answers keep their own headers; nosniff only stops a browser
+          // from reading one as a type it did not declare (a JSON error as HTML).
+          res.setHeader('x-content-type-options', 'nosniff');
           return api.routing(req, res);
         }
         // Speed device (docs/front-listener.md, "Speed"; docs/performance.md's
@@ -64,6 +68,10 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
           const file = lookup(site.current, url);
           if (file?.inMemory) return sendSiteFile(req, res, file);
         }
+        // Set before Fastify sees the request, so its own answers (a 404, a
+        // malformed URL's 400) carry them too; a file's precomputed headers
+        // repeat them, which replaces rather than duplicates.
+        for (const name in FRONT_HEADERS) res.setHeader(name, FRONT_HEADERS[name]!);
         return handler(req, res);
       }),
   });
@@ -83,7 +91,12 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
         );
       }
       if (isNavigation(request.url)) {
-        return reply.code(503).header('cache-control', NO_STORE).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+        return reply
+          .code(503)
+          .headers(HTML_HEADERS)
+          .header('cache-control', NO_STORE)
+          .type('text/html; charset=utf-8')
+          .send(NOT_BUILT_PAGE);
       }
       return notFound(reply);
     },

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { contentType } from 'mime-types';
 import { cacheClassOf, NO_STORE } from './cache-class.js';
 import type { Coding } from './content-encoding.js';
+import { securityHeadersFor } from './security-headers.js';
 
 /** How much of a build is held in memory; anything past the caps is streamed from disk on each request. */
 export interface MemoryCaps {
@@ -120,8 +121,14 @@ async function load(coding: Coding, found: Found, inMemory: boolean): Promise<Lo
   return { coding, path: found.path, size: found.stats.size, etag: etagOf(hash), body: undefined };
 }
 
+// A 304 carries the security headers too: the browser updates its stored
+// copy's headers from it, so a copy stored before they existed gains them.
 function variant(loaded: Loaded, type: string, cacheControl: string, compressed: boolean): Variant {
-  const notModified: OutgoingHttpHeaders = { etag: loaded.etag, 'cache-control': cacheControl };
+  const notModified: OutgoingHttpHeaders = {
+    etag: loaded.etag,
+    'cache-control': cacheControl,
+    ...securityHeadersFor(type),
+  };
   if (compressed) notModified.vary = 'Accept-Encoding';
   const headers: OutgoingHttpHeaders = { 'content-type': type, 'content-length': loaded.size, ...notModified };
   if (loaded.coding !== 'identity') headers['content-encoding'] = loaded.coding;

@@ -1,0 +1,14 @@
+import { onScopeDispose, ref, type Ref } from 'vue';
+
+/** The width below which the site lays itself out for a phone (styles.css uses the same). */
+const PHONE = '(max-width: 37.5rem)';
+
+/** Whether the window is phone-narrow now, kept up to date as it is resized or turned. */
+export function useNarrow(): Ref<boolean> {
+  const query = window.matchMedia(PHONE);
+  const narrow = ref(query.matches);
+  const update = (event: MediaQueryListEvent) => (narrow.value = event.matches);
+  query.addEventListener('change', update);
+  onScopeDispose(() => query.removeEventListener('change', update));
+  return narrow;
+}

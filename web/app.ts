@@ -46,26 +46,29 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   const site = await LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps });
   const app = fastifyLoggingTo(logger, {
     serverFactory: (handler) =>
-      createListenerServer((req: IncomingMessage, res: ServerResponse) => {
-        const url = req.url ?? '/';
-        if (isApiPath(url)) {
-          // One trusted hop: keep the reverse proxy's X-Forwarded-For, else name the socket peer.
-          if (!req.headers['x-forwarded-for'] && req.socket.remoteAddress) {
-            req.headers['x-forwarded-for'] = req.socket.remoteAddress;
+      createListenerServer(
+        (req: IncomingMessage, res: ServerResponse) => {
+          const url = req.url ?? '/';
+          if (isApiPath(url)) {
+            // One trusted hop: keep the reverse proxy's X-Forwarded-For, else name the socket peer.
+            if (!req.headers['x-forwarded-for'] && req.socket.remoteAddress) {
+              req.headers['x-forwarded-for'] = req.socket.remoteAddress;
+            }
+            return api.routing(req, res);
           }
-          return api.routing(req, res);
-        }
-        // Speed device (docs/front-listener.md, "Speed"; docs/performance.md's
-        // register): a file held in memory is answered here, before Fastify
-        // builds a request and reply, which for such a file is most of the
-        // cost. Everything else (navigations, streamed files, 404s) goes
-        // through the route below, which answers files the same way.
-        if (req.method === 'GET' || req.method === 'HEAD') {
-          const file = lookup(site.current, url);
-          if (file?.inMemory) return sendSiteFile(req, res, file);
-        }
-        return handler(req, res);
-      }),
+          // Speed device (docs/front-listener.md, "Speed"; docs/performance.md's
+          // register): a file held in memory is answered here, before Fastify
+          // builds a request and reply, which for such a file is most of the
+          // cost. Everything else (navigations, streamed files, 404s) goes
+          // through the route below, which answers files the same way.
+          if (req.method === 'GET' || req.method === 'HEAD') {
+            const file = lookup(site.current, url);
+            if (file?.inMemory) return sendSiteFile(req, res, file);
+          }
+          return handler(req, res);
+        },
+        { listener: 'front', logger },
+      ),
   });
   app.addHook('onClose', async () => site.close());
 

@@ -1,6 +1,6 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Logger } from 'pino';
-import { DESCRIPTORS, descriptorBudget, type DescriptorBudget } from './descriptor-budget.js';
+import { DESCRIPTORS, descriptorBudget } from './descriptor-budget.js';
 
 // What a client may take, on both listeners. A request (headers and body) must
 // arrive whole within REQUEST_TIMEOUT_MS: a client that declares a body and
@@ -24,8 +24,6 @@ const RECOMMENDED_OPEN_FILES = 65_536;
 export interface ListenerIdentity {
   listener: 'api' | 'front';
   logger: Logger;
-  /** The process's descriptor budget unless given (tests). */
-  budget?: DescriptorBudget;
 }
 
 /**
@@ -34,10 +32,7 @@ export interface ListenerIdentity {
  * connection as it arrives, so a flood of connections is refused rather than
  * filling the descriptor table (docs/foundation.md, "Descriptors").
  */
-export function createListenerServer(
-  handler: RequestListener,
-  { listener, logger, budget = DESCRIPTORS }: ListenerIdentity,
-): Server {
+export function createListenerServer(handler: RequestListener, { listener, logger }: ListenerIdentity): Server {
   const server = createServer(
     {
       requestTimeout: REQUEST_TIMEOUT_MS,
@@ -47,7 +42,7 @@ export function createListenerServer(
     },
     handler,
   );
-  server.maxConnections = budget.connectionsPerListener;
+  server.maxConnections = DESCRIPTORS.connectionsPerListener;
   let lastWarning = -Infinity;
   let dropped = 0;
   server.on('drop', () => {
@@ -58,8 +53,8 @@ export function createListenerServer(
     logger.warn(
       {
         listener,
-        maxConnections: budget.connectionsPerListener,
-        openFilesLimit: budget.openFiles,
+        maxConnections: DESCRIPTORS.connectionsPerListener,
+        openFilesLimit: DESCRIPTORS.openFiles,
         dropped,
         fix: `raise the open-files limit (LimitNOFILE= in the systemd unit, ulimit -n elsewhere): each listener holds a quarter of it, so ${RECOMMENDED_OPEN_FILES} holds ${descriptorBudget(RECOMMENDED_OPEN_FILES).connectionsPerListener}`,
       },

@@ -40,7 +40,7 @@ export async function buildApi({
 }: ApiOptions): Promise<FastifyInstance> {
   const app = fastifyLoggingTo(logger, {
     bodyLimit: JSON_BODY_LIMIT,
-    serverFactory: createListenerServer,
+    serverFactory: (handler) => createListenerServer(handler, { listener: 'api', logger }),
     ajv: { customOptions: { keywords: [GUARD_KEYWORD] } },
     schemaController: { compilersFactory: { buildSerializer: foldingSerializerFactory } },
   });

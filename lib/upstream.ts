@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
 import type { IncomingHttpHeaders } from 'node:http';
-import { request, getGlobalDispatcher, type Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import { PRODUCT_NAME, PRODUCT_VERSION } from './app-root.js';
 import { redactUrl } from './logger.js';
+import { DESCRIPTORS } from './descriptor-budget.js';
 import type { UpstreamOutcome } from '../operations/metrics.js';
 
 export interface UpstreamSettings {
@@ -66,6 +67,12 @@ export class UpstreamError extends Error {
   }
 }
 
+// One pool for the process, its sockets per origin capped by the descriptor
+// budget: undici's default has no cap, and an origin that hangs (a DoH
+// resolver, say) would take a socket per request until the table is full.
+// A request past the cap waits for a socket, within its own timeout.
+const OUTBOUND = new Agent({ connections: DESCRIPTORS.connectionsPerOrigin });
+
 /** The host a call is meant for (not the override origin's); a URL that does not parse has none. */
 function hostOf(url: string): string {
   return URL.canParse(url) ? new URL(url).host : '';
@@ -84,7 +91,7 @@ export class Upstream {
     this.userAgent = `${PRODUCT_NAME}/v${PRODUCT_VERSION}/${settings.siteUrl.replace(/\/+$/, '')}`;
     this.timeoutMs = settings.timeoutMs;
     this.overrideOrigin = settings.overrideOrigin.replace(/\/+$/, '');
-    this.dispatcher = settings.dispatcher ?? getGlobalDispatcher();
+    this.dispatcher = settings.dispatcher ?? OUTBOUND;
     this.logger = settings.logger;
     this.observe = settings.observe;
   }

@@ -47,33 +47,36 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   const site = await LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps });
   const app = fastifyLoggingTo(logger, {
     serverFactory: (handler) =>
-      createListenerServer((req: IncomingMessage, res: ServerResponse) => {
-        const url = req.url ?? '/';
-        if (isApiPath(url)) {
-          // One trusted hop: keep the reverse proxy's X-Forwarded-For, else name the socket peer.
-          if (!req.headers['x-forwarded-for'] && req.socket.remoteAddress) {
-            req.headers['x-forwarded-for'] = req.socket.remoteAddress;
+      createListenerServer(
+        (req: IncomingMessage, res: ServerResponse) => {
+          const url = req.url ?? '/';
+          if (isApiPath(url)) {
+            // One trusted hop: keep the reverse proxy's X-Forwarded-For, else name the socket peer.
+            if (!req.headers['x-forwarded-for'] && req.socket.remoteAddress) {
+              req.headers['x-forwarded-for'] = req.socket.remoteAddress;
+            }
+            // The API's answers keep their own headers; nosniff only stops a browser
+            // from reading one as a type it did not declare (a JSON error as HTML).
+            res.setHeader('x-content-type-options', 'nosniff');
+            return api.routing(req, res);
           }
-          // The API's answers keep their own headers; nosniff only stops a browser
-          // from reading one as a type it did not declare (a JSON error as HTML).
-          res.setHeader('x-content-type-options', 'nosniff');
-          return api.routing(req, res);
-        }
-        // Speed device (docs/front-listener.md, "Speed"; docs/performance.md's
-        // register): a file held in memory is answered here, before Fastify
-        // builds a request and reply, which for such a file is most of the
-        // cost. Everything else (navigations, streamed files, 404s) goes
-        // through the route below, which answers files the same way.
-        if (req.method === 'GET' || req.method === 'HEAD') {
-          const file = lookup(site.current, url);
-          if (file?.inMemory) return sendSiteFile(req, res, file);
-        }
-        // Set before Fastify sees the request, so its own answers (a 404, a
-        // malformed URL's 400) carry them too; a file's precomputed headers
-        // repeat them, which replaces rather than duplicates.
-        for (const name in FRONT_HEADERS) res.setHeader(name, FRONT_HEADERS[name]!);
-        return handler(req, res);
-      }),
+          // Speed device (docs/front-listener.md, "Speed"; docs/performance.md's
+          // register): a file held in memory is answered here, before Fastify
+          // builds a request and reply, which for such a file is most of the
+          // cost. Everything else (navigations, streamed files, 404s) goes
+          // through the route below, which answers files the same way.
+          if (req.method === 'GET' || req.method === 'HEAD') {
+            const file = lookup(site.current, url);
+            if (file?.inMemory) return sendSiteFile(req, res, file);
+          }
+          // Set before Fastify sees the request, so its own answers (a 404, a
+          // malformed URL's 400) carry them too; a file's precomputed headers
+          // repeat them, which replaces rather than duplicates.
+          for (const name in FRONT_HEADERS) res.setHeader(name, FRONT_HEADERS[name]!);
+          return handler(req, res);
+        },
+        { listener: 'front', logger },
+      ),
   });
   app.addHook('onClose', async () => site.close());
 

@@ -6,6 +6,8 @@ import { domainGuard, recordTypeGuard, type DnsRecordType } from '../../schemas/
 import { ErrorAnswers } from '../../schemas/error-body.js';
 import { loadResolvers, type ResolverSpec } from './resolvers.js';
 import { NO_ANSWER, dohResult, plainResult, type RowResult } from './result.js';
+import { Questions } from './questions.js';
+import { DESCRIPTORS } from '../../lib/descriptor-budget.js';
 
 // Per-query bounds of the site this API serves (frontend contract, section 3).
 const UDP_TIMEOUT_MS = 3000;
@@ -60,50 +62,35 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
     for (const resolver of channels.values()) resolver.cancel();
   });
 
-  async function plain(
-    server: string,
-    hostname: string,
-    type: DnsRecordType,
-    log: FastifyBaseLogger,
-  ): Promise<RowResult> {
-    let deadline: NodeJS.Timeout | undefined;
-    // c-ares rounds its own timer; the deadline is ours to keep. A shared
-    // channel cannot be cancelled for one query, so the race ends it for us
-    // and c-ares drops the query at its own timeout.
-    const timedOut = new Promise<RowResult>((resolve) => {
-      deadline = setTimeout(() => resolve(NO_ANSWER), udpTimeoutMs);
-    });
-    try {
-      return await Promise.race([
-        channel(server)
-          .resolve(hostname, type)
-          .then((records) => plainResult(type, records)),
-        timedOut,
-      ]);
-    } catch (err) {
-      log.debug({ err, server, hostname, type }, 'plain DNS query failed');
-      return NO_ANSWER;
-    } finally {
-      clearTimeout(deadline);
-    }
+  const questions = new Questions(DESCRIPTORS.dnsQueries);
+
+  function plain(server: string, hostname: string, type: DnsRecordType, log: FastifyBaseLogger): Promise<RowResult> {
+    return questions.ask(
+      `udp ${server} ${hostname} ${type}`,
+      udpTimeoutMs,
+      async () => plainResult(type, await channel(server).resolve(hostname, type)),
+      (err) => log.debug({ err, server, hostname, type }, 'plain DNS query failed'),
+    );
   }
 
-  async function doh(url: string, hostname: string, type: DnsRecordType, log: FastifyBaseLogger): Promise<RowResult> {
+  function doh(url: string, hostname: string, type: DnsRecordType, log: FastifyBaseLogger): Promise<RowResult> {
     const target = `${url}${url.includes('?') ? '&' : '?'}name=${encodeURIComponent(hostname)}&type=${type}`;
-    try {
-      const { status, text } = await app.upstream.text(target, {
-        headers: { accept: 'application/dns-json' },
-        timeoutMs: dohTimeoutMs,
-      });
-      if (status !== 200) {
-        log.debug({ url, status }, 'DoH resolver answered an error status');
-        return NO_ANSWER;
-      }
-      return dohResult(JSON.parse(text), type);
-    } catch (err) {
-      log.debug({ err, url, hostname, type }, 'DoH query failed');
-      return NO_ANSWER;
-    }
+    return questions.ask(
+      `doh ${target}`,
+      dohTimeoutMs,
+      async (remainingMs) => {
+        const { status, text } = await app.upstream.text(target, {
+          headers: { accept: 'application/dns-json' },
+          timeoutMs: remainingMs,
+        });
+        if (status !== 200) {
+          log.debug({ url, status }, 'DoH resolver answered an error status');
+          return NO_ANSWER;
+        }
+        return dohResult(JSON.parse(text), type);
+      },
+      (err) => log.debug({ err, url, hostname, type }, 'DoH query failed'),
+    );
   }
 
   function rows(hostname: string, type: DnsRecordType, log: FastifyBaseLogger): Array<Promise<Row>> {

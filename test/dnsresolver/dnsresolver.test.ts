@@ -183,6 +183,31 @@ test('a plain DNS server that never answers is "N/A" at its deadline while the D
   await app.close();
 });
 
+test('identical questions in flight are asked once: 5 concurrent lookups of one name, 1 query per resolver; another name is asked apart', async () => {
+  const A_OTHER = [{ type: 'A' as const, name: 'example.org', ttl: 300, data: '93.184.215.15' }];
+  dns.on('example.com', 'A', { answers: A_EXAMPLE }).on('example.org', 'A', { answers: A_OTHER });
+  // Slow enough that all six lookups are out together.
+  dns.delayMs = 500;
+  doh(dohAnswer(500));
+  const app = await api();
+  const [other, ...same] = await Promise.all([
+    call(app, '/api/dnsresolver?hostname=example.org&type=A'),
+    ...Array.from({ length: 5 }, () => call(app, '/api/dnsresolver?hostname=example.com&type=A')),
+  ]);
+  assert.equal(dns.questions.filter((q) => q.name === 'example.com').length, UDP);
+  assert.equal(dns.questions.filter((q) => q.name === 'example.org').length, UDP);
+  assert.equal(fake.requests.filter((r) => r.query.get('name') === 'example.com').length, DOH);
+  assert.equal(fake.requests.filter((r) => r.query.get('name') === 'example.org').length, DOH);
+  for (const res of same) {
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), same[0]!.json());
+  }
+  for (const row of rowsOf(same[0]!.json())) assert.notEqual(row.result, 'N/A', `${row.id} ${row.type}`);
+  const udpRows = rowsOf(other!.json()).filter((row) => row.type === 'udp');
+  assert.ok(udpRows.every((row) => JSON.stringify(row.result) === '["93.184.215.15"]'));
+  await app.close();
+});
+
 test('a DoH resolver answering an error status, a non-JSON body or a dropped connection is "N/A" alone', async () => {
   dns.on('example.com', 'A', { answers: A_EXAMPLE });
   doh(dohAnswer(), {

@@ -30,6 +30,8 @@ export interface Running {
 export interface StartOptions {
   /** The working directory (where a .env is looked for); a fresh empty one unless given. */
   cwd?: string;
+  /** The open-files limit (soft and hard) it runs under, through prlimit(1); the inherited one unless given. */
+  nofile?: number;
 }
 
 /**
@@ -41,7 +43,12 @@ export interface StartOptions {
 export async function spawnServer(env: Record<string, string>, options: StartOptions = {}): Promise<Running> {
   const [apiPort, frontPort] = (await freePorts(2)) as [number, number];
   const cwd = options.cwd ?? (await mkdtemp(join(tmpdir(), 'netdiag-cwd-')));
-  const child = spawn(process.execPath, ['--import', TSX, SERVER], {
+  const node = [process.execPath, '--import', TSX, SERVER];
+  // prlimit execs the command, so the child's pid is the server's own.
+  const [command, ...args] = options.nofile
+    ? ['prlimit', `--nofile=${options.nofile}:${options.nofile}`, ...node]
+    : node;
+  const child = spawn(command!, args, {
     cwd,
     env: {
       PATH: process.env.PATH ?? '',

@@ -52,6 +52,29 @@ async function until(what: string, check: () => boolean): Promise<void> {
   }
 }
 
+/** Waits until every instance has logged `msg` since `before` (each one's line count then). */
+const untilEachLogged = (servers: Running[], before: number[], msg: string) =>
+  until(`every instance logged: ${msg}`, () =>
+    servers.every((s, i) => s.lines.slice(before[i]).some((l) => l.msg === msg)),
+  );
+
+/** A limit of 4 held across both instances: four requests from `ip`, alternating, pass; the fifth is refused. */
+async function assertOneLimitOfFour([a, b]: [Running, Running], ip: string): Promise<void> {
+  assert.deepEqual(
+    [await configs(a, ip), await configs(b, ip), await configs(a, ip), await configs(b, ip)],
+    [200, 200, 200, 200],
+  );
+  assert.equal(await configs(b, ip), 429, 'one limit across both again');
+}
+
+/** One warning per instance for one outage (`outage`: each instance's lines of it), and nothing logged as an error. */
+function assertOneWarningEach(servers: Running[], outage: Array<Array<Record<string, unknown>>>): void {
+  for (const lines of outage) {
+    assert.equal(lines.filter((l) => l.msg === UNREACHABLE).length, 1, 'one warning per outage');
+  }
+  assert.ok(!servers.some((s) => s.lines.some((l) => (l.level as number) >= 50)), 'nothing logged as an error');
+}
+
 async function twoInstances(env: Record<string, string>): Promise<[Running, Running]> {
   const settings = { ...OFFLINE, LOG_LEVEL: 'info', REDIS_URL: redis.url, ...env };
   return [await startServer(settings), await startServer(settings)];
@@ -137,29 +160,17 @@ test('Redis stopped mid-run: no 5xx, each instance counts on its own with one wa
     for (let i = 0; i < 5; i++) during.push(await configs(b, '198.51.100.2'));
     // Each instance counts alone: four pass on each, the fifth on each is refused.
     assert.deepEqual(during, [200, 200, 200, 200, 429, 200, 200, 200, 200, 429]);
-    await until('both instances warned', () =>
-      servers.every((s, i) => s.lines.slice(before[i]).some((l) => l.msg === UNREACHABLE)),
-    );
+    await untilEachLogged(servers, before, UNREACHABLE);
 
     outage = servers.map((s, i) => s.lines.slice(before[i]));
     await redis.start();
-    await until('both instances reconnected', () =>
-      servers.every((s, i) => s.lines.slice(before[i]).some((l) => l.msg === BACK)),
-    );
-    const ip = '198.51.100.3';
-    assert.deepEqual(
-      [await configs(a, ip), await configs(b, ip), await configs(a, ip), await configs(b, ip)],
-      [200, 200, 200, 200],
-    );
-    assert.equal(await configs(b, ip), 429, 'one limit across both again');
+    await untilEachLogged(servers, before, BACK);
+    await assertOneLimitOfFour(servers, '198.51.100.3');
   } finally {
     await Promise.all(servers.map(stopServer));
   }
-  for (const lines of outage) {
-    assert.equal(lines.filter((l) => l.msg === UNREACHABLE).length, 1, 'one warning per outage');
-  }
+  assertOneWarningEach(servers, outage);
   for (const line of messages(servers, UNREACHABLE)) assert.equal(line.redis, redis.url, 'names the server');
-  assert.ok(!servers.some((s) => s.lines.some((l) => (l.level as number) >= 50)), 'nothing logged as an error');
 });
 
 test('Redis unreachable from the start: the service starts, answers, and warns once', async () => {
@@ -230,30 +241,18 @@ test('Redis hung (SIGSTOP): answers stay fast with no 5xx and one warning per in
     assert.deepEqual([...new Set(statuses)], [200], 'every request answered, none a 5xx');
     // Without the fix each request waited for both limiters' commands to time out.
     assert.ok(p50 < 200 && p99 < 750, `p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms`);
-    await until('both instances warned', () =>
-      servers.every((s, i) => s.lines.slice(before[i]).some((l) => l.msg === UNREACHABLE)),
-    );
+    await untilEachLogged(servers, before, UNREACHABLE);
 
     outage = servers.map((s, i) => s.lines.slice(before[i]));
     redis.resume();
     paused = false;
-    await until('both instances found Redis answering', () =>
-      servers.every((s, i) => s.lines.slice(before[i]).some((l) => l.msg === BACK)),
-    );
-    const ip = '198.51.100.51';
-    assert.deepEqual(
-      [await configs(a, ip), await configs(b, ip), await configs(a, ip), await configs(b, ip)],
-      [200, 200, 200, 200],
-    );
-    assert.equal(await configs(b, ip), 429, 'one limit across both again');
+    await untilEachLogged(servers, before, BACK);
+    await assertOneLimitOfFour(servers, '198.51.100.51');
   } finally {
     if (paused) redis.resume();
     await Promise.all(servers.map(stopServer));
   }
-  for (const lines of outage) {
-    assert.equal(lines.filter((l) => l.msg === UNREACHABLE).length, 1, 'one warning per outage');
-  }
-  assert.ok(!servers.some((s) => s.lines.some((l) => (l.level as number) >= 50)), 'nothing logged as an error');
+  assertOneWarningEach(servers, outage);
 });
 
 test('instances behind the shipped nginx example (deploy/nginx-instances.conf) share the work and one limit per client', async () => {

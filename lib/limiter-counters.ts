@@ -16,14 +16,16 @@ type Done = (error: Error | null, result?: Counted) => void;
  * once, wherever it happens.
  */
 export class LimiterCounters {
-  private readonly local = new WindowCounts();
+  private readonly local: WindowCounts;
   private readonly shared: RedisStore | undefined;
   private readonly entering = new Set<string>();
 
   constructor(
     name: string,
     private readonly link: RedisLink | undefined,
+    timeWindow: number,
   ) {
+    this.local = new WindowCounts(timeWindow);
     this.shared = link && new RedisStore(false, false, batchedClient(link), `netdiag:limit:${name}:`);
   }
 
@@ -32,7 +34,7 @@ export class LimiterCounters {
       if (result && result.current === max + 1) this.entering.add(key);
       done(error, result);
     };
-    const inMemory = () => counted(null, this.local.incr(key, timeWindow, max));
+    const inMemory = () => counted(null, this.local.incr(key, max));
     if (!this.shared || !this.link!.usable) return inMemory();
     this.shared.incr(
       key,

@@ -7,7 +7,7 @@ import { CommandBatch } from './redis-batch.js';
 // in process memory instead. A Redis next to the service answers in well
 // under a millisecond; 250 ms leaves room for a busy machine's event-loop lag
 // while keeping the few requests caught by a hang under a quarter second.
-export const COMMAND_TIMEOUT_MS = 250;
+const COMMAND_TIMEOUT_MS = 250;
 // While Redis holds the connection open without answering, one PING asks
 // again this often; every request meanwhile counts in memory without waiting.
 const PROBE_EVERY_MS = 1000;

@@ -50,7 +50,7 @@ export default fp(
     });
 
     const limiter = (name: string, max: number, timeWindow: number, onEntry: OnEntry) => {
-      const counters = new LimiterCounters(name, app.redisLink);
+      const counters = new LimiterCounters(name, app.redisLink, timeWindow);
       const options: RateLimitOptions & { counters: LimiterCounters } = {
         max,
         timeWindow,

@@ -45,6 +45,7 @@ export const ConfigSchema = Type.Object({
   RADAR_API_KEY: Text,
   KV_ACCOUNT_ID: Text,
   KV_NAMESPACE_ID: Text,
+  REPORT_RATE_LIMIT: Type.Integer({ minimum: 0, default: 20 }),
   TELEMETRY_DSN_FRONTEND: Text,
   ROUTING_SOURCE_APP: Type.String({ default: 'netdiag-backend', minLength: 1 }),
   REPO_STARS_REPOSITORY: Type.String({ default: 'jason5ng32/MyIP', pattern: '^[\\w.-]+/[\\w.-]+$' }),

@@ -15,9 +15,14 @@ function address(value: string | undefined): string | undefined {
   switch (isIP(ip)) {
     case 4:
       return ip;
-    case 6:
-      // One spelling per address (`2001:DB8:0::1` is `2001:db8::1`); a zone index names no client.
-      return ip.includes('%') ? undefined : ipaddr.IPv6.parse(ip).toString();
+    case 6: {
+      // A zone index names no client.
+      if (ip.includes('%')) return undefined;
+      const parsed = ipaddr.IPv6.parse(ip);
+      // An IPv4 client in IPv6 clothing (`::ffff:c000:201`) is that IPv4 client; any other
+      // gets one spelling per address (`2001:DB8:0::1` is `2001:db8::1`).
+      return parsed.isIPv4MappedAddress() ? parsed.toIPv4Address().toString() : parsed.toString();
+    }
     default:
       return undefined;
   }
@@ -32,14 +37,20 @@ function firstForwarded(value: string | string[] | undefined): string | undefine
   return comma < 0 ? list : list!.slice(0, comma);
 }
 
-/** The request's slot for its client IP (see plugins/client-ip.ts); empty until first asked. */
+/** The request's slots for its client IP and its limiter key (see plugins/client-ip.ts); empty until first asked. */
 export const CLIENT_IP = Symbol('clientIp');
+export const LIMITER_KEY = Symbol('limiterKey');
 
 declare module 'fastify' {
   interface FastifyRequest {
     [CLIENT_IP]?: string;
+    [LIMITER_KEY]?: string;
   }
 }
+
+/** How many leading bits of an IPv6 address name one client to the limiters (docs/foundation.md says why 64). */
+const IPV6_CLIENT_PREFIX = 64;
+const PREFIX_WORDS = IPV6_CLIENT_PREFIX / 16;
 
 /**
  * The caller's address, by the spec's order: cf-connecting-ip, the first entry
@@ -61,4 +72,25 @@ export function clientIp(req: FastifyRequest): string {
     '';
   req[CLIENT_IP] = ip;
   return ip;
+}
+
+/**
+ * Who the limiters count a request against: an IPv4 client by its address,
+ * an IPv6 client by the /64 its address is in (`2001:db8:1:2::/64`), since
+ * one home or one server is given a whole /64 and can answer from any of its
+ * 2^64 addresses. Only the limiters and their ledger use it; every other
+ * use of the client's address gets the full address from clientIp().
+ */
+export function limiterKey(req: FastifyRequest): string {
+  if (req[LIMITER_KEY]) return req[LIMITER_KEY];
+  const ip = clientIp(req);
+  const key = ip.includes(':') ? ipv6Network(ip) : ip;
+  req[LIMITER_KEY] = key;
+  return key;
+}
+
+/** The /64 a canonical IPv6 address is in, in canonical CIDR form. */
+function ipv6Network(ip: string): string {
+  const words = ipaddr.IPv6.parse(ip).parts.map((word, i) => (i < PREFIX_WORDS ? word : 0));
+  return `${new ipaddr.IPv6(words).toString()}/${IPV6_CLIENT_PREFIX}`;
 }

@@ -1,14 +1,11 @@
-import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { Redis } from 'ioredis';
 import type { Reply } from './redis-batch.js';
 import type { RedisLink } from './redis-link.js';
+import { WindowCounts } from './window-counts.js';
 
 type Counted = { current: number; ttl: number };
 type Done = (error: Error | null, result?: Counted) => void;
-
-// The library's own default: clients counted at once in process memory.
-const LOCAL_CLIENTS = 5000;
 
 /**
  * One limiter's counters: in Redis, shared by every instance, while the link
@@ -19,14 +16,16 @@ const LOCAL_CLIENTS = 5000;
  * once, wherever it happens.
  */
 export class LimiterCounters {
-  private readonly local = new LocalStore(false, false, LOCAL_CLIENTS);
+  private readonly local: WindowCounts;
   private readonly shared: RedisStore | undefined;
   private readonly entering = new Set<string>();
 
   constructor(
     name: string,
     private readonly link: RedisLink | undefined,
+    timeWindow: number,
   ) {
+    this.local = new WindowCounts(timeWindow);
     this.shared = link && new RedisStore(false, false, batchedClient(link), `netdiag:limit:${name}:`);
   }
 
@@ -35,7 +34,8 @@ export class LimiterCounters {
       if (result && result.current === max + 1) this.entering.add(key);
       done(error, result);
     };
-    if (!this.shared || !this.link!.usable) return this.local.incr(key, counted, timeWindow, max);
+    const inMemory = () => counted(null, this.local.incr(key, max));
+    if (!this.shared || !this.link!.usable) return inMemory();
     this.shared.incr(
       key,
       (error, result) => {
@@ -44,7 +44,7 @@ export class LimiterCounters {
           return counted(null, result);
         }
         this.link!.failed(error);
-        this.local.incr(key, counted, timeWindow, max);
+        inMemory();
       },
       timeWindow,
       max,

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import fp from 'fastify-plugin';
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { clientIp } from '../lib/client-ip.js';
+import { clientIp, limiterKey } from '../lib/client-ip.js';
 import { fromAppRoot } from '../lib/app-root.js';
 import { HttpError } from '../lib/http-error.js';
 import { isMonitoringPath } from './monitoring-path.js';
@@ -21,16 +21,17 @@ export class TooManyRequests extends HttpError {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** A per-client-IP limiter hook for a route with its own limit; `name` keeps its counters apart from every other limiter's. */
+    /** A per-client limiter hook (limiterKey) for a route with its own limit; `name` keeps its counters apart from every other limiter's. */
     routeLimiter: (name: string, max: number, timeWindowMs: number) => onRequestHookHandler;
   }
 }
 
-type OnEntry = (request: FastifyRequest, ip: string) => void;
+type OnEntry = (request: FastifyRequest, key: string) => void;
 
 /**
- * The global limiter (SECURITY_RATE_LIMIT requests per client IP per 20
- * minutes) plus the factory for route limiters. Counters live in Redis when
+ * The global limiter (SECURITY_RATE_LIMIT requests per client per 20
+ * minutes; a client is its limiterKey: an IPv4 address or an IPv6 /64) plus
+ * the factory for route limiters. Counters live in Redis when
  * REDIS_URL is set (one limit across every instance), else in process memory.
  * Entering the limited state logs one warning and, with
  * SECURITY_BLACKLIST_LOG_FILE_PATH, appends one ledger line; later rejections
@@ -40,7 +41,7 @@ export default fp(
   async (app) => {
     await app.register(rateLimit, {
       global: false,
-      keyGenerator: clientIp,
+      keyGenerator: limiterKey,
       errorResponseBuilder: () => new TooManyRequests(),
       store: NamedCounterStore,
       // The spec asks for no quota headers; leaving them off the normal path
@@ -49,7 +50,7 @@ export default fp(
     });
 
     const limiter = (name: string, max: number, timeWindow: number, onEntry: OnEntry) => {
-      const counters = new LimiterCounters(name, app.redisLink);
+      const counters = new LimiterCounters(name, app.redisLink, timeWindow);
       const options: RateLimitOptions & { counters: LimiterCounters } = {
         max,
         timeWindow,
@@ -62,10 +63,10 @@ export default fp(
     };
 
     app.decorate('routeLimiter', (name: string, max: number, timeWindow: number) =>
-      limiter(name, max, timeWindow, (request, ip) => {
+      limiter(name, max, timeWindow, (request, key) => {
         app.metrics.limiterEntries.inc({ limiter: name });
         request.log.warn(
-          { ip, limiter: name, method: request.method, url: request.url },
+          { ip: clientIp(request), key, limiter: name, method: request.method, url: request.url },
           `client entered the ${name} limiter's limited state`,
         );
       }),
@@ -78,8 +79,8 @@ export default fp(
       ? fromAppRoot(app.config.SECURITY_BLACKLIST_LOG_FILE_PATH)
       : '';
 
-    const writeLedger = async (request: FastifyRequest, ip: string) => {
-      const line = `${new Date().toISOString()} ${ip} ${request.method} ${request.url.split('?', 1)[0]}\n`;
+    const writeLedger = async (request: FastifyRequest, key: string) => {
+      const line = `${new Date().toISOString()} ${key} ${request.method} ${request.url.split('?', 1)[0]}\n`;
       try {
         await mkdir(dirname(ledgerPath), { recursive: true });
         await appendFile(ledgerPath, line);
@@ -88,10 +89,13 @@ export default fp(
       }
     };
 
-    const global = limiter('api', max, RATE_LIMIT_WINDOW_MS, (request, ip) => {
+    const global = limiter('api', max, RATE_LIMIT_WINDOW_MS, (request, key) => {
       app.metrics.limiterEntries.inc({ limiter: 'rate' });
-      request.log.warn({ ip, method: request.method, url: request.url }, 'client entered the rate-limited state');
-      if (ledgerPath) void writeLedger(request, ip);
+      request.log.warn(
+        { ip: clientIp(request), key, method: request.method, url: request.url },
+        'client entered the rate-limited state',
+      );
+      if (ledgerPath) void writeLedger(request, key);
     });
 
     // The plugin's handlers are async functions despite their hook type.

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import slowDown from 'fastify-slow-down';
-import { clientIp } from '../lib/client-ip.js';
+import { limiterKey } from '../lib/client-ip.js';
 import { isMonitoringPath } from './monitoring-path.js';
 import { slowDownCounters } from '../lib/slow-down-counters.js';
 
@@ -11,7 +11,7 @@ const SLOW_DOWN_STEP_MS = 400;
 export const SLOW_DOWN_MAX_DELAY_MS = 10 * 1000;
 
 /**
- * After SECURITY_DELAY_AFTER requests per client IP in 60 minutes, each further
+ * After SECURITY_DELAY_AFTER requests per client (limiterKey) in 60 minutes, each further
  * one waits (hits over the threshold) × 400 ms. Counted in Redis when REDIS_URL
  * is set (one count across every instance), else in process memory.
  */
@@ -24,7 +24,7 @@ export default fp(
       delay: SLOW_DOWN_STEP_MS,
       maxDelay: SLOW_DOWN_MAX_DELAY_MS,
       timeWindow: SLOW_DOWN_WINDOW_MS,
-      keyGenerator: clientIp,
+      keyGenerator: limiterKey,
       skip: isMonitoringPath,
       // Like the rate limiter, no quota headers: they would tell every client
       // the threshold and its count, and cost two header writes per request.

@@ -12,6 +12,7 @@ import { ReportStore } from './store.js';
 export const MAX_REPORT_BYTES = 256 * 1024;
 const TTL_DAYS = [1, 3, 7] as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
+const REPORT_LIMIT_WINDOW_MS = 60 * 60 * 1000;
 
 const NOT_CONFIGURED = 'Report sharing is not configured';
 const INVALID_REPORT = 'Invalid report';
@@ -41,11 +42,16 @@ function newReportId(): string {
 /**
  * POST /api/report and GET /api/report/:id: shareable reports in the
  * key-value store, expiring on their own. Both answer 503 on a deployment
- * without the three store settings, before looking at the request.
+ * without the three store settings, before looking at the request. Storing
+ * has its own limit per client (REPORT_RATE_LIMIT an hour; 0 is none), since
+ * every stored report stays on the operator's bill for up to 7 days.
  */
 const reports: FastifyPluginAsyncTypebox = async (app) => {
   const configured = reportSharingConfigured(app.config);
   const store = new ReportStore(app.upstream, app.config);
+  const perHour = app.config.REPORT_RATE_LIMIT;
+  // Counted on arrival, so a refused client's body is never read.
+  const limit = configured && perHour > 0 ? app.routeLimiter('report', perHour, REPORT_LIMIT_WINDOW_MS) : undefined;
 
   // The report is checked in the handler with TypeBox rather than by Fastify's
   // Ajv, which would strip unknown keys and coerce types instead of rejecting
@@ -53,6 +59,7 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/report',
     {
+      onRequest: limit,
       schema: {
         response: {
           201: Type.Object({ id: Type.String(), expiresAt: Type.String() }),

@@ -30,6 +30,10 @@ test('an IPv4 caller gets its address and family IPv4, never cached', async () =
 test('an IPv6 caller gets family IPv6; an IPv4-mapped IPv6 socket address is the IPv4 address', async () => {
   assert.deepEqual((await ask({}, '2001:db8::5')).json(), { ip: '2001:db8::5', family: 'IPv6' });
   assert.deepEqual((await ask({}, '::ffff:198.51.100.7')).json(), { ip: '198.51.100.7', family: 'IPv4' });
+  assert.deepEqual((await ask({ 'cf-connecting-ip': '::ffff:c633:6408' })).json(), {
+    ip: '198.51.100.8',
+    family: 'IPv4',
+  });
   assert.deepEqual((await ask({ 'cf-connecting-ip': '2001:db8:1::1' })).json(), {
     ip: '2001:db8:1::1',
     family: 'IPv6',

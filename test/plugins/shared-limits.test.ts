@@ -9,6 +9,9 @@ import { RedisServer } from '../support/redis-server.js';
 import { startServer, stopServer, type Running } from '../support/real-server.js';
 import { freePorts } from '../support/free-ports.js';
 import { Nginx } from '../support/nginx.js';
+import { FakeUpstream } from '../support/fake-upstream.js';
+import { FAKE_KV_ENV, registerFakeKv } from '../support/fake-routes/platform.js';
+import { EXAMPLE_REPORT } from '../../routes/report/examples.js';
 
 // Every upstream points at a closed port: these tests are about the limiters only.
 const OFFLINE = {
@@ -47,6 +50,29 @@ async function until(what: string, check: () => boolean): Promise<void> {
     if (waited > 30_000) throw new Error(`gave up waiting: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Waits until every instance has logged `msg` since `before` (each one's line count then). */
+const untilEachLogged = (servers: Running[], before: number[], msg: string) =>
+  until(`every instance logged: ${msg}`, () =>
+    servers.every((s, i) => s.lines.slice(before[i]).some((l) => l.msg === msg)),
+  );
+
+/** A limit of 4 held across both instances: four requests from `ip`, alternating, pass; the fifth is refused. */
+async function assertOneLimitOfFour([a, b]: [Running, Running], ip: string): Promise<void> {
+  assert.deepEqual(
+    [await configs(a, ip), await configs(b, ip), await configs(a, ip), await configs(b, ip)],
+    [200, 200, 200, 200],
+  );
+  assert.equal(await configs(b, ip), 429, 'one limit across both again');
+}
+
+/** One warning per instance for one outage (`outage`: each instance's lines of it), and nothing logged as an error. */
+function assertOneWarningEach(servers: Running[], outage: Array<Array<Record<string, unknown>>>): void {
+  for (const lines of outage) {
+    assert.equal(lines.filter((l) => l.msg === UNREACHABLE).length, 1, 'one warning per outage');
+  }
+  assert.ok(!servers.some((s) => s.lines.some((l) => (l.level as number) >= 50)), 'nothing logged as an error');
 }
 
 async function twoInstances(env: Record<string, string>): Promise<[Running, Running]> {
@@ -95,6 +121,29 @@ test('two instances on one Redis share the slow-down count: the third request ac
   }
 });
 
+test('two instances on one Redis share the report limit: the third report across both is 429 and not stored', async () => {
+  const fake = await FakeUpstream.start();
+  const kv = registerFakeKv(fake);
+  const servers = await twoInstances({ ...FAKE_KV_ENV, UPSTREAM_OVERRIDE_ORIGIN: fake.origin, REPORT_RATE_LIMIT: '2' });
+  const stored = kv.entries.size;
+  const share = async (server: Running) => {
+    const res = await request(`${server.apiUrl}/api/report`, {
+      method: 'POST',
+      headers: { referer: 'http://localhost/', 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.70' },
+      body: JSON.stringify({ report: EXAMPLE_REPORT, ttlDays: 1 }),
+    });
+    await res.body.dump();
+    return res.statusCode;
+  };
+  try {
+    assert.deepEqual([await share(servers[0]), await share(servers[1]), await share(servers[0])], [201, 201, 429]);
+    assert.equal(kv.entries.size, stored + 2);
+  } finally {
+    await Promise.all(servers.map(stopServer));
+    await fake.close();
+  }
+});
+
 test('Redis stopped mid-run: no 5xx, each instance counts on its own with one warning; Redis back: sharing resumes', async () => {
   const servers = await twoInstances({ SECURITY_RATE_LIMIT: '4', SECURITY_DELAY_AFTER: '1000' });
   const [a, b] = servers;
@@ -111,29 +160,17 @@ test('Redis stopped mid-run: no 5xx, each instance counts on its own with one wa
     for (let i = 0; i < 5; i++) during.push(await configs(b, '198.51.100.2'));
     // Each instance counts alone: four pass on each, the fifth on each is refused.
     assert.deepEqual(during, [200, 200, 200, 200, 429, 200, 200, 200, 200, 429]);
-    await until('both instances warned', () =>
-      servers.every((s, i) => s.lines.slice(before[i]).some((l) => l.msg === UNREACHABLE)),
-    );
+    await untilEachLogged(servers, before, UNREACHABLE);
 
     outage = servers.map((s, i) => s.lines.slice(before[i]));
     await redis.start();
-    await until('both instances reconnected', () =>
-      servers.every((s, i) => s.lines.slice(before[i]).some((l) => l.msg === BACK)),
-    );
-    const ip = '198.51.100.3';
-    assert.deepEqual(
-      [await configs(a, ip), await configs(b, ip), await configs(a, ip), await configs(b, ip)],
-      [200, 200, 200, 200],
-    );
-    assert.equal(await configs(b, ip), 429, 'one limit across both again');
+    await untilEachLogged(servers, before, BACK);
+    await assertOneLimitOfFour(servers, '198.51.100.3');
   } finally {
     await Promise.all(servers.map(stopServer));
   }
-  for (const lines of outage) {
-    assert.equal(lines.filter((l) => l.msg === UNREACHABLE).length, 1, 'one warning per outage');
-  }
+  assertOneWarningEach(servers, outage);
   for (const line of messages(servers, UNREACHABLE)) assert.equal(line.redis, redis.url, 'names the server');
-  assert.ok(!servers.some((s) => s.lines.some((l) => (l.level as number) >= 50)), 'nothing logged as an error');
 });
 
 test('Redis unreachable from the start: the service starts, answers, and warns once', async () => {
@@ -153,6 +190,69 @@ test('Redis unreachable from the start: the service starts, answers, and warns o
   const warnings = server.lines.filter((l) => l.msg === UNREACHABLE);
   assert.equal(warnings.length, 1);
   assert.ok(!server.text.join('\n').includes('s3cret'), 'the password never reaches the log');
+});
+
+test('a client rotating 300 addresses inside one IPv6 /64 on Redis: 50 answers at a limit of 50, and one key per limiter, each expiring', async () => {
+  const reader = new Redis(redis.url);
+  await reader.flushall();
+  const server = await startServer({
+    ...OFFLINE,
+    REDIS_URL: redis.url,
+    SECURITY_RATE_LIMIT: '50',
+    SECURITY_DELAY_AFTER: '100000',
+  });
+  try {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 300; i++) statuses.push(await configs(server, `2001:db8:9:9:${i.toString(16)}::1`));
+    assert.deepEqual(statuses.slice(0, 50), Array(50).fill(200));
+    const answered = statuses.slice(50).filter((status) => status !== 429).length;
+    assert.equal(answered, 0, `${answered} of the last 250 were answered`);
+    const keys = (await reader.keys('*')).sort();
+    assert.deepEqual(keys, ['netdiag:fastify-slow-down2001:db8:9:9::/64', 'netdiag:limit:api:2001:db8:9:9::/64']);
+    for (const key of keys) assert.ok((await reader.pttl(key)) > 0, `${key} expires`);
+  } finally {
+    reader.disconnect();
+    await stopServer(server);
+  }
+});
+
+test('Redis hung (SIGSTOP): answers stay fast with no 5xx and one warning per instance; answering again (SIGCONT): one limit across both again', async () => {
+  const servers = await twoInstances({ SECURITY_RATE_LIMIT: '4', SECURITY_DELAY_AFTER: '1000' });
+  const [a, b] = servers;
+  let outage: Array<Array<Record<string, unknown>>> = [];
+  let paused = false;
+  try {
+    assert.equal(await configs(a, '198.51.100.50'), 200);
+    assert.equal(await configs(b, '198.51.100.50'), 200);
+
+    const before = servers.map((s) => s.lines.length);
+    redis.pause();
+    paused = true;
+    const statuses: number[] = [];
+    const ms: number[] = [];
+    // A new client for each request, so the limit of 4 never answers for the hang.
+    for (let i = 0; i < 40; i++) {
+      const start = performance.now();
+      statuses.push(await configs(i % 2 ? b : a, `2001:db8:50:${i.toString(16)}::1`));
+      ms.push(performance.now() - start);
+    }
+    ms.sort((x, y) => x - y);
+    const [p50, p99] = [ms[Math.floor(ms.length * 0.5)]!, ms[Math.ceil(ms.length * 0.99) - 1]!];
+    assert.deepEqual([...new Set(statuses)], [200], 'every request answered, none a 5xx');
+    // Without the fix each request waited for both limiters' commands to time out.
+    assert.ok(p50 < 200 && p99 < 750, `p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms`);
+    await untilEachLogged(servers, before, UNREACHABLE);
+
+    outage = servers.map((s, i) => s.lines.slice(before[i]));
+    redis.resume();
+    paused = false;
+    await untilEachLogged(servers, before, BACK);
+    await assertOneLimitOfFour(servers, '198.51.100.51');
+  } finally {
+    if (paused) redis.resume();
+    await Promise.all(servers.map(stopServer));
+  }
+  assertOneWarningEach(servers, outage);
 });
 
 test('instances behind the shipped nginx example (deploy/nginx-instances.conf) share the work and one limit per client', async () => {

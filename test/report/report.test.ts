@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { FakeKv } from '../support/fake-kv.js';
 import { assertErrorAnswer, buildTestApi, call } from '../support/app.js';
+import { overHttp } from '../support/over-http.js';
 import { MAX_REPORT_BYTES, normaliseTtlDays } from '../../routes/report/index.js';
 import { checkReport } from '../../routes/report/schema.js';
 import { FULL_REPORT } from '../support/fake-routes/platform.js';
@@ -453,4 +454,51 @@ test('a refused write (wrong token) and an unreachable store are 500 too', async
   assert.equal(dropped.statusCode, 500);
   assert.equal(logs.find('request failed').length, 1);
   await app.close();
+});
+
+/** POSTs the example report `times` times over a real socket as client `ip`; the statuses and the last body. */
+async function postOverHttp(fetch: Awaited<ReturnType<typeof overHttp>>, ip: string, times: number) {
+  const statuses: number[] = [];
+  let body = '';
+  for (let i = 0; i < times; i++) {
+    const res = await fetch('/api/report', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ report: EXAMPLE_REPORT, ttlDays: 7 }),
+    });
+    statuses.push(res.statusCode);
+    body = res.body;
+  }
+  return { statuses, body };
+}
+
+test('storing has its own limit, 20 per client an hour by default, with the global limiter off: the 21st is 429 and stores nothing', async () => {
+  const { app, logs } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV });
+  const fetch = await overHttp(app);
+  const { statuses, body } = await postOverHttp(fetch, '2001:db8:5:5::1', 21);
+  assert.deepEqual(statuses, [...Array(20).fill(201), 429]);
+  assert.deepEqual(JSON.parse(body), { message: 'Too Many Requests' });
+  assert.equal(kv.entries.size, 20, 'the 21st never reached the store');
+  assert.deepEqual(
+    (await postOverHttp(fetch, '2001:db8:5:5::2', 1)).statuses,
+    [429],
+    'another address of the same /64',
+  );
+  assert.equal(kv.entries.size, 20);
+  assert.deepEqual((await postOverHttp(fetch, '198.51.100.60', 1)).statuses, [201], 'another client');
+  const [id] = kv.entries.keys();
+  const read = await fetch(`/api/report/${id}`, { headers: { 'x-forwarded-for': '2001:db8:5:5::1' } });
+  assert.equal(read.statusCode, 200, 'reading stays under the global limiter only');
+  assert.equal(logs.find("client entered the report limiter's limited state").length, 1);
+  await app.close();
+});
+
+test('REPORT_RATE_LIMIT sets the number; 0 leaves report creation to the global limiter, as the spec has it', async () => {
+  const three = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV, REPORT_RATE_LIMIT: '3' });
+  assert.deepEqual((await postOverHttp(await overHttp(three.app), '198.51.100.61', 4)).statuses, [201, 201, 201, 429]);
+  await three.app.close();
+  const none = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV, REPORT_RATE_LIMIT: '0' });
+  const { statuses } = await postOverHttp(await overHttp(none.app), '198.51.100.62', 25);
+  assert.deepEqual(statuses, Array(25).fill(201));
+  await none.app.close();
 });

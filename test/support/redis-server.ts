@@ -6,7 +6,7 @@ import { freePorts } from './free-ports.js';
 /**
  * A real redis-server (Debian's package; `.ci/run` installs it) on a free
  * loopback port, without persistence. It can be stopped and started again on
- * the same port, to play an outage.
+ * the same port, to play an outage, or paused and resumed, to play a hang.
  */
 export class RedisServer {
   private child: ChildProcess | undefined;
@@ -47,6 +47,16 @@ export class RedisServer {
     });
     await Promise.race([ready, failed]);
     this.child = child;
+  }
+
+  /** Freezes it (SIGSTOP), as a hung server would: connections stay open, nothing is answered. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  /** Lets a paused server run again (SIGCONT): it answers what it was sent meanwhile. */
+  resume(): void {
+    this.child?.kill('SIGCONT');
   }
 
   /** Kills it at once, as a crash or a lost host would: clients see their connection drop. */

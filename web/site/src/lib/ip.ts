@@ -117,20 +117,65 @@ export function isDomain(text: string): boolean {
   return DOMAIN.test(text);
 }
 
+/**
+ * The host a typed name or a pasted URL names: scheme, credentials, port,
+ * path, query and a final dot taken off, lower-cased; an IPv6 address loses
+ * its URL brackets. '' when the text names no host.
+ */
+export function hostIn(input: string): string {
+  const text = input.trim();
+  if (isIp(text)) return text;
+  // An address with a length is a prefix, right or wrong, never an address with a path.
+  if (/^[0-9a-f:.]+\/\d*$/i.test(text)) return '';
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
+  if (!URL.canParse(withScheme)) return '';
+  const host = new URL(withScheme).hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  return host.toLowerCase();
+}
+
+// What each form of the site reads from its box: a value to look up, or null when the text is not one.
+// Every form reads a pasted URL the same way, through hostIn().
+
+/** A domain, from a name or a URL. */
+export function readDomain(input: string): string | null {
+  const host = hostIn(input);
+  return isDomain(host) ? host : null;
+}
+
+/** A domain or an IP address, from a name, an address or a URL. */
+export function readDomainOrIp(input: string): string | null {
+  const host = hostIn(input);
+  return isIp(host) || isDomain(host) ? host : null;
+}
+
+/** An AS number as digits, written with or without `AS`. */
+export function readAsn(input: string): string | null {
+  const asn = /^(?:AS)?\s*(\d{1,10})$/i.exec(input.trim());
+  return asn && Number(asn[1]) <= 4294967295 ? String(Number(asn[1])) : null;
+}
+
+/** A CIDR prefix. */
+export function readPrefix(input: string): string | null {
+  const text = input.trim();
+  return isPrefix(text) ? text : null;
+}
+
+/** A MAC address in colon pairs. */
+export function readMac(input: string): string | null {
+  const digits = macDigits(input.trim());
+  return digits ? macPairs(digits) : null;
+}
+
 /** Where the lookup box sends a query, or null when it is none of the things the site looks up. */
 export function lookupTarget(input: string): { path: string; query?: Record<string, string> } | null {
-  const text = input.trim();
-  if (!text) return null;
-  if (isIp(text)) return { path: `/ip/${text}` };
-  const asn = /^(?:AS)?\s*(\d{1,10})$/i.exec(text);
-  if (asn && Number(asn[1]) <= 4294967295) return { path: `/asn/${Number(asn[1])}` };
-  if (isPrefix(text)) return { path: `/prefix/${text}` };
-  const mac = macDigits(text);
-  if (mac) return { path: `/mac/${macPairs(mac)}` };
-  const host = text
-    .replace(/^https?:\/\//i, '')
-    .replace(/[/?#].*$/, '')
-    .replace(/\.$/, '');
-  if (isDomain(host)) return { path: '/whois', query: { q: host.toLowerCase() } };
+  const asn = readAsn(input);
+  if (asn) return { path: `/asn/${asn}` };
+  const prefix = readPrefix(input);
+  if (prefix) return { path: `/prefix/${prefix}` };
+  const mac = readMac(input);
+  if (mac) return { path: `/mac/${mac}` };
+  const target = readDomainOrIp(input);
+  if (target && isIp(target)) return { path: `/ip/${target}` };
+  if (target) return { path: '/whois', query: { q: target } };
   return null;
 }

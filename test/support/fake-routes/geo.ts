@@ -22,18 +22,20 @@ interface Source {
 const inPath = (prefix: string) => (req: Recorded) => decodeURIComponent(req.path.slice(prefix.length));
 const inQuery = (name: string) => (req: Recorded) => req.query.get(name);
 const V6 = '2a01-4f8-c0c-1234--1';
+// Most sources' fixtures are named after the address (the IPv6 one with dashes for colons).
+const NAMED_AFTER_ADDRESS: Record<DemoAddress, string> = {
+  '8.8.8.8': '8.8.8.8.json',
+  '1.1.1.1': '1.1.1.1.json',
+  '2a01:4f8:c0c:1234::1': `${V6}.json`,
+  '193.0.6.139': '193.0.6.139.json',
+};
 
 const SOURCES: Source[] = [
   {
     host: 'ipinfo.io',
     path: /^\/[^/]+$/,
     address: inPath('/'),
-    known: {
-      '8.8.8.8': '8.8.8.8.json',
-      '1.1.1.1': '1.1.1.1.json',
-      '2a01:4f8:c0c:1234::1': `${V6}.json`,
-      '193.0.6.139': '193.0.6.139.json',
-    },
+    known: NAMED_AFTER_ADDRESS,
     // ipinfo names the address and nothing else.
     unknown: { file: 'no-data.json', echo: 'ip' },
   },
@@ -54,25 +56,15 @@ const SOURCES: Source[] = [
     host: 'api.ip.sb',
     path: /^\/geoip\/[^/]+$/,
     address: inPath('/geoip/'),
-    known: {
-      '8.8.8.8': '8.8.8.8.json',
-      // ip.sb places this anycast network in Australia as a whole, with no town.
-      '1.1.1.1': '1.1.1.1-country-only.json',
-      '2a01:4f8:c0c:1234::1': `${V6}.json`,
-      '193.0.6.139': '193.0.6.139.json',
-    },
+    // ip.sb places this anycast network in Australia as a whole, with no town.
+    known: { ...NAMED_AFTER_ADDRESS, '1.1.1.1': '1.1.1.1-country-only.json' },
     unknown: { file: 'no-data.json', echo: 'ip' },
   },
   {
     host: 'api.ipapi.is',
     path: '/',
     address: inQuery('q'),
-    known: {
-      '8.8.8.8': '8.8.8.8.json',
-      '1.1.1.1': '1.1.1.1.json',
-      '2a01:4f8:c0c:1234::1': `${V6}.json`,
-      '193.0.6.139': '193.0.6.139.json',
-    },
+    known: NAMED_AFTER_ADDRESS,
     // ipapi.is leaves out the objects (location, asn, company) it has nothing for.
     unknown: { file: 'no-data.json', echo: 'ip' },
   },
@@ -80,12 +72,7 @@ const SOURCES: Source[] = [
     host: 'api.ip2location.io',
     path: '/',
     address: inQuery('ip'),
-    known: {
-      '8.8.8.8': '8.8.8.8.json',
-      '1.1.1.1': '1.1.1.1.json',
-      '2a01:4f8:c0c:1234::1': `${V6}.json`,
-      '193.0.6.139': '193.0.6.139.json',
-    },
+    known: NAMED_AFTER_ADDRESS,
     // ip2location fills every field it does not know with "-".
     unknown: { file: 'unknown-fields.json', echo: 'ip' },
   },

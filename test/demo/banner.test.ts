@@ -6,10 +6,12 @@ import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { freePorts } from '../support/free-ports.js';
+import { DEMO_ADDRESSES } from '../support/fake-routes/demo-addresses.js';
+import { DEMO_ADDRESSES_LINE } from '../../demo/banner.js';
 
 const LAST_LINE = 'Ctrl-C stops it.';
 
-test('npm run demo ends its start with a banner whose addresses and three curl examples work as printed', async (t) => {
+test('npm run demo ends its start with a banner whose addresses and three curl examples work as printed, naming the demo addresses', async (t) => {
   const [api, front] = (await freePorts(2)) as [number, number];
   const demo = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
     cwd: APP_ROOT,
@@ -50,6 +52,10 @@ test('npm run demo ends its start with a banner whose addresses and three curl e
       assert.match(`${res.statusCode} ${body}`, /^503 [\s\S]*npm run build/, url);
     } else assert.equal(res.statusCode, 200, url);
   }
+
+  // The addresses to try are exactly those the fakes hold data for (test/demo/demo-addresses.test.ts checks them).
+  const named = banner.find((l) => l.startsWith(DEMO_ADDRESSES_LINE));
+  assert.deepEqual(named?.slice(DEMO_ADDRESSES_LINE.length).split(', '), [...DEMO_ADDRESSES]);
 
   const curls = banner.filter((l) => l.trim().startsWith('curl '));
   assert.equal(curls.length, 3);

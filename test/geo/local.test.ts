@@ -78,7 +78,7 @@ test('geo-local: absurd lang values fall back to English, never an error', async
   await app.close();
 });
 
-test('geo-local: an address with only a registered country, and one the databases do not hold, give nulls', async () => {
+test('geo-local: an address with only a registered country gives no place but its network; one the databases do not hold gives nulls', async () => {
   const { app } = await loadedApp();
   const au = (await call(app, '/api/geo-local?ip=1.1.1.1')).json();
   assert.equal(au.country, 'AU');
@@ -87,7 +87,8 @@ test('geo-local: an address with only a registered country, and one the database
   assert.equal(au.city, null);
   assert.equal(au.latitude, null);
   assert.equal(au.timezone, null);
-  assert.equal(au.asn, null);
+  assert.equal(au.asn, 'AS13335');
+  assert.equal(au.org, 'CLOUDFLARENET');
   const none = await call(app, '/api/geo-local?ip=9.9.9.9');
   assert.equal(none.statusCode, 200);
   assert.deepEqual(none.json(), {

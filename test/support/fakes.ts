@@ -61,13 +61,14 @@ export async function startAllFakes(): Promise<AllFakes> {
 }
 
 /** The real API application on every fake, its start-up steps run (datasets downloaded from the fakes); close() tidies all of it. */
-export async function bootOnAllFakes(): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+export async function bootOnAllFakes(): Promise<{ app: FastifyInstance; fakes: AllFakes; close(): Promise<void> }> {
   const fakes = await startAllFakes();
   const dataDir = await mkdtemp(join(tmpdir(), 'all-fakes-'));
   const { app } = await buildTestApi({ ...fakes.env, DATA_DIR: dataDir });
   await app.lifecycle.boot();
   return {
     app,
+    fakes,
     close: async () => {
       await app.close();
       await fakes.close();

@@ -4,7 +4,11 @@ const ALL = ['de', 'en', 'es', 'fr', 'ja', 'pt-BR', 'ru', 'zh-CN'];
 
 const names = (n: Record<string, string>) => n;
 
-/** A small GeoLite2-City-shaped database: 8.8.8.0/24, 2a01:4f8::/32, and 1.1.1.0/24 with a country only. */
+/**
+ * A small GeoLite2-City-shaped database: 8.8.8.0/24, 2a01:4f8::/32,
+ * 193.0.0.0/21, and 1.1.1.0/24 with only a registered country (as the real
+ * database holds that anycast network).
+ */
 export function cityDatabase(buildEpoch = 1_790_000_000): Buffer {
   const networks: MmdbNetwork[] = [
     {
@@ -78,6 +82,30 @@ export function cityDatabase(buildEpoch = 1_790_000_000): Buffer {
       },
     },
     {
+      network: '193.0.0.0/21',
+      data: {
+        city: {
+          geoname_id: new Uint32(2759794),
+          names: names({ en: 'Amsterdam', de: 'Amsterdam', ja: 'アムステルダム', 'zh-CN': '阿姆斯特丹' }),
+        },
+        continent: { code: 'EU', geoname_id: new Uint32(6255148), names: names({ en: 'Europe', de: 'Europa' }) },
+        country: {
+          geoname_id: new Uint32(2750405),
+          iso_code: 'NL',
+          names: names({ de: 'Niederlande', en: 'Netherlands', fr: 'Pays-Bas', ja: 'オランダ王国', 'zh-CN': '荷兰' }),
+        },
+        location: {
+          accuracy_radius: new Uint32(20),
+          latitude: new Double(52.3759),
+          longitude: new Double(4.8975),
+          time_zone: 'Europe/Amsterdam',
+        },
+        subdivisions: [
+          { geoname_id: new Uint32(2749879), iso_code: 'NH', names: names({ en: 'North Holland', de: 'Nordholland' }) },
+        ],
+      },
+    },
+    {
       network: '1.1.1.0/24',
       data: {
         registered_country: {
@@ -91,7 +119,7 @@ export function cityDatabase(buildEpoch = 1_790_000_000): Buffer {
   return writeMmdb({ databaseType: 'GeoLite2-City', languages: ALL, buildEpoch, networks });
 }
 
-/** A small GeoLite2-ASN-shaped database. */
+/** A small GeoLite2-ASN-shaped database for the same networks (1.1.1.0/24 included). */
 export function asnDatabase(buildEpoch = 1_790_000_000, org = 'GOOGLE'): Buffer {
   return writeMmdb({
     databaseType: 'GeoLite2-ASN',
@@ -104,6 +132,17 @@ export function asnDatabase(buildEpoch = 1_790_000_000, org = 'GOOGLE'): Buffer 
       {
         network: '2a01:4f8::/32',
         data: { autonomous_system_number: new Uint32(24940), autonomous_system_organization: 'Hetzner Online GmbH' },
+      },
+      {
+        network: '1.1.1.0/24',
+        data: { autonomous_system_number: new Uint32(13335), autonomous_system_organization: 'CLOUDFLARENET' },
+      },
+      {
+        network: '193.0.0.0/21',
+        data: {
+          autonomous_system_number: new Uint32(3333),
+          autonomous_system_organization: 'Reseaux IP Europeens Network Coordination Centre (RIPE NCC)',
+        },
       },
     ],
   });

@@ -209,6 +209,11 @@ test('sharing a report gives a /r/<id> link that opens the report read-only', as
   await page.keyboard.press('Enter');
   const link = page.getByLabel('Link to the report');
   await expect(link).toHaveValue(/\/r\/[A-Za-z0-9_-]{22}$/);
+  // The keyboard's focus lands on the new link, selected, not on the page's body.
+  await expect(link).toBeFocused();
+  expect(await link.evaluate((input: HTMLInputElement) => input.selectionEnd! - input.selectionStart!)).toBe(
+    (await link.inputValue()).length,
+  );
   const url = await link.inputValue();
   const expires = await page.locator('.share-result').textContent();
   expect(expires).toMatch(/Expires /);

@@ -70,9 +70,12 @@ async function send(path: string, init: RequestInit | undefined, signal?: AbortS
   }
 }
 
-/** GET a JSON answer of the API; a non-2xx becomes an ApiError. */
-export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const response = await send(path, undefined, signal);
+/**
+ * GET a JSON answer of the API; a non-2xx becomes an ApiError. `fresh` asks
+ * past the browser's cache (a visitor's "Refresh" of a cacheable answer).
+ */
+export async function getJson<T>(path: string, signal?: AbortSignal, fresh = false): Promise<T> {
+  const response = await send(path, fresh ? { cache: 'no-cache' } : undefined, signal);
   if (!response.ok) throw await errorFrom(response);
   return (await response.json()) as T;
 }

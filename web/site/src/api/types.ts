@@ -132,6 +132,8 @@ export interface AsnHistory {
 
 export type Indicator = 'none' | 'minor' | 'major' | 'critical' | 'maintenance' | 'unknown';
 export interface StatusOverview {
+  /** End of the service's last round of checks; null before the first. */
+  updatedAt: string | null;
   providers: Array<{ id: string; indicator: string; page: string }>;
 }
 export interface StatusDetail {

@@ -62,7 +62,7 @@ export async function tabTo(page: Page, target: Locator, limit = 60): Promise<vo
 
 /**
  * What a phone must never do: the page wider than the screen, a part of it
- * that scrolls sideways out of sight (a table, a graph), or an address, a
+ * that scrolls out of sight inside the page (a table, a graph, a record), or an address, a
  * prefix or any other unspaced value in the monospace face broken across lines.
  */
 async function assertReadableOnPhone(page: Page, name: string): Promise<void> {
@@ -71,13 +71,21 @@ async function assertReadableOnPhone(page: Page, name: string): Promise<void> {
   );
   expect(overflow, `${name} is wider than a 390 px phone`).toBeLessThanOrEqual(0);
   const hidden = await page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('main *')]
-      .filter(
-        (el) => el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX),
-      )
-      .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.scrollWidth} > ${el.clientWidth}`),
+    [...document.querySelectorAll<HTMLElement>('main *')].flatMap((el) => {
+      const style = getComputedStyle(el);
+      const scrolls = (overflow: string) => overflow === 'auto' || overflow === 'scroll';
+      const what = `${el.tagName.toLowerCase()}.${el.className}`;
+      const out: string[] = [];
+      if (el.scrollWidth > el.clientWidth + 1 && scrolls(style.overflowX)) {
+        out.push(`${what} scrolls sideways: ${el.scrollWidth} > ${el.clientWidth}`);
+      }
+      if (el.scrollHeight > el.clientHeight + 1 && scrolls(style.overflowY)) {
+        out.push(`${what} cuts its end: ${el.scrollHeight} > ${el.clientHeight}`);
+      }
+      return out;
+    }),
   );
-  expect(hidden, `${name} hides content behind sideways scrolling on a phone`).toEqual([]);
+  expect(hidden, `${name} hides content in a box that scrolls inside the page on a phone`).toEqual([]);
   const broken = await page.evaluate(() => {
     const out: string[] = [];
     for (const el of document.querySelectorAll<HTMLElement>('main .mono, main .answers li, main .hero-ip')) {

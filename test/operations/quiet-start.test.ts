@@ -86,6 +86,6 @@ test('npm start on a fresh data folder offline (no keys, every upstream refused)
   one(/WARN.*service status: \d+ of \d+ status pages not reached/);
   one(/WARN.*RDAP bootstrap not refreshed from IANA \(connect ECONNREFUSED .*tried again in 24 hours/);
   one(/WARN.*TLD list not refreshed from IANA \(connect ECONNREFUSED .*tried again in 24 hours/);
-  one(new RegExp(`INFO.*: API listener at http://127\\.0\\.0\\.1:${api} `));
-  one(new RegExp(`INFO.*: front listener at http://127\\.0\\.0\\.1:${front} .*open http://localhost:${front}/`));
+  one(new RegExp(`INFO.*: API listener on 127\\.0\\.0\\.1:${api} `));
+  one(new RegExp(`INFO.*: front listener at http://localhost:${front}/ .*open it in a browser`));
 });

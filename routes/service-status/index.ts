@@ -9,7 +9,7 @@ import { Detail, Overview } from './schemas.js';
 
 const FIVE_MINUTES = 5 * 60;
 /** How long start-up waits for the first round of status pages before listening anyway. */
-const PRIME_WAIT_MS = 500;
+const PRIME_WAIT_MS = 250;
 
 /**
  * GET /api/service-status and /api/service-status/detail: answered from the

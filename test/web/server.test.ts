@@ -53,8 +53,11 @@ test('LOG_FORMAT=json: one JSON object per line on standard output, with numeric
   );
 });
 
-test('the first address the server prints is the site, at an address whose pages the Referer gate lets call the API', async () => {
+test('the first address the server prints is the site, at an address whose pages the Referer gate lets call the API', async (t) => {
   const server = await startServer({ ...OVERRIDES, LOG_FORMAT: 'json', LOG_LEVEL: 'info' });
+  t.after(async () => {
+    if (server.child.exitCode === null) await stopServer(server);
+  });
   // The override settings' warnings print the fakes' addresses; npm start in production has none of them.
   const listening = server.lines.filter((l) => / listener /.test(String(l.msg))).map((l) => String(l.msg));
   const first = listening.join('\n').match(/https?:\/\/[^\s),]+/)?.[0];
@@ -65,7 +68,6 @@ test('the first address the server prints is the site, at an address whose pages
   assert.ok([200, 503].includes(page.statusCode), `the page: ${page.statusCode}`);
   const api = await request(`${first}api/configs`, { headers: { referer: first } });
   assert.equal(api.statusCode, 200, `a page from there calls the API: ${await api.body.text()}`);
-  assert.equal(await stopServer(server), 0);
 });
 
 test('each override setting logs exactly one warning at start-up, naming it and its value', async () => {

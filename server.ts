@@ -47,14 +47,19 @@ for (const name of ['UPSTREAM_OVERRIDE_ORIGIN', 'DNS_OVERRIDE_SERVER', 'WHOIS_OV
   if (config[name]) logger.warn({ [name]: config[name] }, `${name} is set: upstream traffic is redirected`);
 }
 
-// Which listener is which, and the address a browser should open: the Referer
-// gate lets pages from localhost call the API, not pages from 127.0.0.1.
+// Which listener is which. The first address printed is the one to open: the
+// front listener's, named localhost on loopback, since the Referer gate lets
+// pages from localhost call the API and refuses pages from 127.0.0.1. The API
+// listener answers scripts and the front listener, not a browser, so its
+// address is written host:port, not as a link to click.
 const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|\[::1\]):(\d+)$/;
 const LISTENING_TEXT: Record<Listener, (address: string) => string> = {
-  api: (address) => `API listener at ${address} (the JSON API under /api; health at /healthz and /readyz)`,
+  api: (address) =>
+    `API listener on ${address.replace(/^http:\/\//, '')} (the JSON API under /api; health at /healthz and /readyz)`,
   front: (address) => {
     const port = LOOPBACK.exec(address)?.[2];
-    return `front listener at ${address} (the site, and /api handed to the API)${port ? `: open http://localhost:${port}/` : ''}`;
+    const site = port ? `http://localhost:${port}/` : address;
+    return `front listener at ${site} (the site, and /api handed to the API)${port ? `: open it in a browser` : ''}`;
   },
 };
 

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { APP_ROOT } from '../lib/app-root.js';
 import { startAllFakes } from '../test/support/fakes.js';
@@ -20,6 +21,7 @@ const API_PORT = process.env.BACKEND_PORT ?? '11966';
 const VISITOR_PORT = Number(process.env.FRONTEND_PORT ?? '18966');
 const VISITOR_IP = process.env.DEMO_VISITOR_IP ?? '8.8.8.8';
 const [SERVICE_FRONT_PORT = 0] = await freePorts(1);
+const FRONT_LISTENING = /\bfront listener at /;
 
 const fakes = await startAllFakes();
 const dataDir = await mkdtemp(join(tmpdir(), 'netdiag-demo-'));
@@ -27,14 +29,22 @@ const proxy = await startVisitorProxy({ host: '127.0.0.1', port: SERVICE_FRONT_P
 
 const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
   cwd: APP_ROOT,
-  stdio: 'inherit',
+  stdio: ['inherit', 'pipe', 'inherit'],
   env: {
     ...process.env,
+    // Its output passes through a pipe here; a terminal still gets colours.
+    ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
     ...fakes.env,
     BACKEND_PORT: API_PORT,
     FRONTEND_PORT: String(SERVICE_FRONT_PORT),
     DATA_DIR: dataDir,
   },
+});
+// The service's front listener sits behind the stand-in proxy: its line would
+// offer an address that bypasses the proxy (and so the visitor's address), so
+// the banner's address, through the proxy, is the only one printed.
+createInterface({ input: child.stdout! }).on('line', (line) => {
+  if (!FRONT_LISTENING.test(line)) process.stdout.write(`${line}\n`);
 });
 
 // The banner comes last, once the front listener (the last to start) answers

@@ -23,6 +23,25 @@ export interface BootStep {
   phase: BootPhase;
   name: string;
   run: () => Promise<void>;
+  /**
+   * Start-up waits this long at most for the step; past it the step goes on in
+   * the background (its failure still logged) and the next one starts. Absent:
+   * start-up waits for the step to end.
+   */
+  waitAtMostMs?: number;
+}
+
+/** Whether `work` ends within `ms` (it runs on either way); rejects as `work` does when it fails in time. */
+async function endsWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -59,15 +78,27 @@ export class Lifecycle {
     for (const phase of BOOT_PHASES) {
       for (const step of this.steps.filter((s) => s.phase === phase)) {
         if (this.stopping.aborted) return;
-        const started = Date.now();
-        try {
-          await step.run();
-          // What a step found (a dataset missing, a page unreachable) it says itself; the timing is for debugging.
-          this.logger.debug({ phase, step: step.name, ms: Date.now() - started }, 'start-up step done');
-        } catch (err) {
-          this.logger.error({ phase, step: step.name, err }, 'start-up step failed; continuing');
+        const done = this.run(step);
+        if (step.waitAtMostMs === undefined) await done;
+        else if (!(await endsWithin(done, step.waitAtMostMs))) {
+          this.logger.debug(
+            { phase, step: step.name, ms: step.waitAtMostMs },
+            'start-up step goes on in the background',
+          );
         }
       }
+    }
+  }
+
+  /** Runs one step to its end; never rejects. */
+  private async run(step: BootStep): Promise<void> {
+    const started = Date.now();
+    try {
+      await step.run();
+      // What a step found (a dataset missing, a page unreachable) it says itself; the timing is for debugging.
+      this.logger.debug({ phase: step.phase, step: step.name, ms: Date.now() - started }, 'start-up step done');
+    } catch (err) {
+      this.logger.error({ phase: step.phase, step: step.name, err }, 'start-up step failed; continuing');
     }
   }
 
@@ -75,18 +106,13 @@ export class Lifecycle {
   async stop(timeoutMs = STOP_TIMEOUT_MS): Promise<void> {
     this.stopRequested.abort(new ServiceStopping());
     for (const { name, stop } of this.stoppers.splice(0).reverse()) {
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), timeoutMs);
-      });
       try {
         this.logger.debug({ step: name }, 'shutdown step');
-        const outcome = await Promise.race([Promise.resolve().then(stop), timedOut]);
-        if (outcome === 'timeout') this.logger.error({ step: name, timeoutMs }, 'shutdown step timed out; continuing');
+        if (!(await endsWithin(Promise.resolve().then(stop), timeoutMs))) {
+          this.logger.error({ step: name, timeoutMs }, 'shutdown step timed out; continuing');
+        }
       } catch (err) {
         this.logger.error({ step: name, err }, 'shutdown step failed');
-      } finally {
-        clearTimeout(timer);
       }
     }
   }

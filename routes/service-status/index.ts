@@ -8,6 +8,8 @@ import { StatusPoller } from './poller.js';
 import { Detail, Overview } from './schemas.js';
 
 const FIVE_MINUTES = 5 * 60;
+/** How long start-up waits for the first round of status pages before listening anyway. */
+const PRIME_WAIT_MS = 250;
 
 /**
  * GET /api/service-status and /api/service-status/detail: answered from the
@@ -16,7 +18,14 @@ const FIVE_MINUTES = 5 * 60;
  */
 const serviceStatus: FastifyPluginAsyncTypebox = async (app) => {
   const poller = new StatusPoller({ upstream: app.upstream, providers: PROVIDERS, logger: app.log });
-  app.lifecycle.addStep({ phase: 'service-status', name: 'prime service status', run: () => poller.refresh() });
+  app.lifecycle.addStep({
+    phase: 'service-status',
+    name: 'prime service status',
+    run: () => poller.refresh(),
+    // A status page that hangs would hold the listeners for the whole upstream
+    // timeout; until the round ends the routes answer as before any refresh.
+    waitAtMostMs: PRIME_WAIT_MS,
+  });
   app.lifecycle.addStep({ phase: 'background', name: 'service-status poller', run: async () => poller.start() });
   app.lifecycle.onStop('service-status poller', () => poller.stop());
   app.readiness.addDataset('serviceStatus', () => poller.status());

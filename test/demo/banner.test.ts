@@ -40,6 +40,15 @@ test('npm run demo ends its start with a banner whose addresses and three curl e
   const banner = lines.slice(lines.findIndex((l) => l.startsWith('netdiag-backend demo:')));
   assert.ok(banner.length <= 10, 'a short banner');
   assert.ok(!banner.some((l) => l.includes('127.0.0.1')), 'no address the Referer gate refuses');
+  // The service's own listening lines come before the banner; the one to open is the proxy's, and no other.
+  const offered = lines
+    .filter((l) => / listener |\bopen\b/.test(l))
+    .flatMap((l) => [...l.matchAll(/(?:localhost|127\.0\.0\.1|\[::1\]):(\d+)/g)].map((m) => Number(m[1])));
+  assert.deepEqual(
+    [...new Set(offered)].filter((port) => port !== api && port !== front),
+    [],
+    `an address that bypasses the stand-in proxy:\n${lines.join('\n')}`,
+  );
 
   // The site's address works once the site is built; until then the banner says so, and the address says so too.
   const notBuilt = banner.some((l) => l.includes('not built yet (npm run build)'));

@@ -73,3 +73,57 @@ test('a shutdown callback that never settles is logged and skipped', async () =>
   assert.deepEqual(stopped, ['first']);
   assert.equal(logs.find('shutdown step timed out')[0]?.step, 'stuck');
 });
+
+test('a step with waitAtMostMs that outlasts it goes on in the background: the later steps run, and its end or failure is still logged', async () => {
+  const logs = new LogCapture();
+  const lifecycle = new Lifecycle(pino({ level: 'debug' }, logs));
+  const ran: string[] = [];
+  let finishPriming!: () => void;
+  let failPriming!: (err: Error) => void;
+  lifecycle.addStep({
+    phase: 'service-status',
+    name: 'prime',
+    run: () => new Promise<void>((resolve) => (finishPriming = resolve)),
+    waitAtMostMs: 10,
+  });
+  lifecycle.addStep({
+    phase: 'service-status',
+    name: 'prime and fail',
+    run: () => new Promise<void>((_resolve, reject) => (failPriming = reject)),
+    waitAtMostMs: 10,
+  });
+  lifecycle.addStep({ phase: 'background', name: 'poller', run: async () => void ran.push('poller') });
+  await lifecycle.boot();
+  assert.deepEqual(ran, ['poller'], 'start-up ended while both primings were still running');
+  assert.deepEqual(
+    logs.find('start-up step goes on in the background').map((l) => l.step),
+    ['prime', 'prime and fail'],
+  );
+  assert.deepEqual(
+    logs.find('start-up step done').map((l) => l.step),
+    ['poller'],
+  );
+
+  finishPriming();
+  failPriming(new Error('status pages unreachable'));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(
+    logs.find('start-up step done').map((l) => l.step),
+    ['poller', 'prime'],
+  );
+  assert.equal(logs.find('start-up step failed')[0]?.step, 'prime and fail');
+});
+
+test('a step with waitAtMostMs that ends in time is waited for like any other', async () => {
+  const lifecycle = new Lifecycle(pino({ level: 'silent' }));
+  const ran: string[] = [];
+  lifecycle.addStep({
+    phase: 'service-status',
+    name: 'prime',
+    run: async () => void ran.push('prime'),
+    waitAtMostMs: 60_000,
+  });
+  lifecycle.addStep({ phase: 'background', name: 'poller', run: async () => void ran.push('poller') });
+  await lifecycle.boot();
+  assert.deepEqual(ran, ['prime', 'poller']);
+});

@@ -42,17 +42,32 @@ test('LOG_FORMAT=json: one JSON object per line on standard output, with numeric
     );
     assert.equal(typeof entry.msg, 'string');
   }
-  const listening = server.lines.filter(
-    (l) => l.level === 30 && /^(API|front) listener at http:\/\/127\.0\.0\.1:\d+ /.test(String(l.msg)),
-  );
+  const listening = server.lines.filter((l) => l.level === 30 && /^(API|front) listener /.test(String(l.msg)));
   assert.deepEqual(
     listening.map((l) => l.msg),
     [
-      `API listener at ${server.apiUrl} (the JSON API under /api; health at /healthz and /readyz)`,
-      `front listener at ${server.frontUrl} (the site, and /api handed to the API): open http://localhost:${new URL(server.frontUrl).port}/`,
+      `API listener on ${new URL(server.apiUrl).host} (the JSON API under /api; health at /healthz and /readyz)`,
+      `front listener at http://localhost:${new URL(server.frontUrl).port}/ (the site, and /api handed to the API): open it in a browser`,
     ],
     'each listener says which it is and where it listens; the front one names the address the Referer gate accepts',
   );
+});
+
+test('the first address the server prints is the site, at an address whose pages the Referer gate lets call the API', async (t) => {
+  const server = await startServer({ ...OVERRIDES, LOG_FORMAT: 'json', LOG_LEVEL: 'info' });
+  t.after(async () => {
+    if (server.child.exitCode === null) await stopServer(server);
+  });
+  // The override settings' warnings print the fakes' addresses; npm start in production has none of them.
+  const listening = server.lines.filter((l) => / listener /.test(String(l.msg))).map((l) => String(l.msg));
+  const first = listening.join('\n').match(/https?:\/\/[^\s),]+/)?.[0];
+  assert.equal(first, `http://localhost:${new URL(server.frontUrl).port}/`);
+  const page = await request(first!);
+  await page.body.dump();
+  // The site is not built here: the front listener says so with a 503 page; the address answers all the same.
+  assert.ok([200, 503].includes(page.statusCode), `the page: ${page.statusCode}`);
+  const api = await request(`${first}api/configs`, { headers: { referer: first } });
+  assert.equal(api.statusCode, 200, `a page from there calls the API: ${await api.body.text()}`);
 });
 
 test('each override setting logs exactly one warning at start-up, naming it and its value', async () => {
@@ -85,7 +100,8 @@ test('without LOG_FORMAT=json the log is human-readable on standard output', asy
   const plain = server.text.map((line) => line.replace(ANSI_COLOUR, ''));
   assert.equal(server.lines.length, 0, 'no JSON lines');
   assert.equal(
-    plain.filter((line) => /INFO.*: (API|front) listener at http:\/\/127\.0\.0\.1:\d+ /.test(line)).length,
+    plain.filter((line) => /INFO.*: (API listener on 127\.0\.0\.1|front listener at http:\/\/localhost):\d+/.test(line))
+      .length,
     2,
     plain.join('\n'),
   );

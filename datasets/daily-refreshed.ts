@@ -11,7 +11,8 @@ export const REFRESH_INTERVAL_MS = 24 * 60 * 60 * 1000;
  * refresh keeps when it fails is the subclass's to say.
  */
 export abstract class DailyRefreshed {
-  protected lastRefreshFailed = false;
+  /** Whether the last refresh failed, so the table in use is older than its source's (`stale`). */
+  protected lastAttemptFailed = false;
   private readonly refreshes: PeriodicCheck;
 
   /** `what` names the table in the log line of a refresh that throws. */

@@ -9,7 +9,9 @@ test('/ shows the visitor address and every geolocation source', async ({ page }
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your IP address and where it appears to be');
   await expect(page.locator('.hero-ip')).toHaveText('8.8.8.8');
-  await expect(page.getByText('Seen over IPv4.', { exact: false })).toBeVisible();
+  await expect(
+    page.getByText('You reached this site over IPv4. If you also have an IPv6 address, this page does not see it.'),
+  ).toBeVisible();
   const cards = page.locator('.geo-card');
   await expect(cards).toHaveCount(7);
   // Every fake source places 8.8.8.8 in Google's network; their towns differ, as real sources' do.

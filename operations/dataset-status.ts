@@ -1,10 +1,13 @@
+import { Type, type Static } from 'typebox';
+
 /**
  * What a local dataset tells /readyz and the metrics about itself:
  * `loaded` is in use and its last update attempt (if any) worked; `stale` is in
  * use but the last attempt to refresh it failed, or it is the copy shipped with
  * the service; `missing` is not loaded, so the routes that read it run degraded.
  */
-export type DatasetState = 'loaded' | 'stale' | 'missing';
+export const DatasetState = Type.Union([Type.Literal('loaded'), Type.Literal('stale'), Type.Literal('missing')]);
+export type DatasetState = Static<typeof DatasetState>;
 
 export interface DatasetStatus {
   state: DatasetState;

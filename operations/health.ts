@@ -1,19 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Nullable } from '../schemas/nullable.js';
-import { DATASETS, type Listener, type Readiness } from './readiness.js';
-
-const DatasetReport = Type.Object({
-  state: Type.Union([Type.Literal('loaded'), Type.Literal('stale'), Type.Literal('missing')]),
-  updatedAt: Nullable(Type.String()),
-  ageSeconds: Nullable(Type.Integer({ minimum: 0 })),
-});
-
-const ReadinessReport = Type.Object({
-  ready: Type.Boolean(),
-  listeners: Type.Object({ api: Type.Boolean(), front: Type.Boolean() }),
-  datasets: Type.Object(Object.fromEntries(DATASETS.map((name) => [name, Type.Optional(DatasetReport)]))),
-});
+import { ReadinessReport, type Listener, type Readiness } from './readiness.js';
 
 // What the public front listener says of readiness: the verdict alone.
 const Verdict = Type.Object({ status: Type.Union([Type.Literal('ready'), Type.Literal('not ready')]) });

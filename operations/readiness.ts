@@ -1,30 +1,35 @@
-import { ageSeconds, type DatasetStatus } from './dataset-status.js';
+import { Type, type Static } from 'typebox';
+import { Nullable } from '../schemas/nullable.js';
+import { ageSeconds, DatasetState, type DatasetStatus } from './dataset-status.js';
 
 export type Listener = 'api' | 'front';
 
-/** The names /readyz and the metrics use for the datasets, in the order they are shown. */
-export const DATASETS = [
-  'geoCity',
-  'geoAsn',
-  'asRelationships',
-  'asOrganisations',
-  'rdapBootstrap',
-  'tldList',
-  'serviceStatus',
-] as const;
-export type DatasetName = (typeof DATASETS)[number];
+const DatasetReport = Type.Object({
+  state: DatasetState,
+  updatedAt: Nullable(Type.String()),
+  ageSeconds: Nullable(Type.Integer({ minimum: 0 })),
+});
 
-export interface DatasetReport {
-  state: DatasetStatus['state'];
-  updatedAt: string | null;
-  ageSeconds: number | null;
-}
+// Each dataset /readyz and the metrics report, in the order they are shown; present once registered.
+const Datasets = Type.Object({
+  geoCity: Type.Optional(DatasetReport),
+  geoAsn: Type.Optional(DatasetReport),
+  asRelationships: Type.Optional(DatasetReport),
+  asOrganisations: Type.Optional(DatasetReport),
+  rdapBootstrap: Type.Optional(DatasetReport),
+  tldList: Type.Optional(DatasetReport),
+  serviceStatus: Type.Optional(DatasetReport),
+});
+export type DatasetName = keyof Static<typeof Datasets>;
+export const DATASETS = Object.keys(Datasets.properties) as DatasetName[];
 
-export interface ReadinessReport {
-  ready: boolean;
-  listeners: Record<Listener, boolean>;
-  datasets: Partial<Record<DatasetName, DatasetReport>>;
-}
+/** The API listener's /readyz answer. */
+export const ReadinessReport = Type.Object({
+  ready: Type.Boolean(),
+  listeners: Type.Object({ api: Type.Boolean(), front: Type.Boolean() }),
+  datasets: Datasets,
+});
+export type ReadinessReport = Static<typeof ReadinessReport>;
 
 /**
  * Whether the process is ready to serve (both listeners up) and what each

@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { UpstreamError, type Upstream } from '../../lib/upstream.js';
 import { redactUrl } from '../../lib/logger.js';
 import { byteCap } from '../../lib/byte-cap.js';
-import { expectedFailure } from '../../lib/expected-failure.js';
+import { failureReason } from '../failure-reason.js';
 import { announcedBytes, downloadProgress } from '../../lib/download-progress.js';
 import type { DatasetStatus } from '../../operations/dataset-status.js';
 import { parseAsRel, type AsGraph } from './graph.js';
@@ -171,9 +171,8 @@ export class AsnDatasets extends EventEmitter {
       (Object.keys(KINDS) as DatasetKind[]).map(async (kind) => {
         if (await this.loadFromDisk(kind)) return;
         await this.update(kind, true).catch((err: unknown) => {
-          const reason = expectedFailure(err);
+          const reason = failureReason(this.logger, err, 'ASN dataset download', { dataset: kind });
           if (reason) reasons.add(reason);
-          else this.logger.error({ err, dataset: kind }, 'ASN dataset download failed');
         });
       }),
     );
@@ -233,13 +232,13 @@ export class AsnDatasets extends EventEmitter {
     return this.oneAtATime(async () => {
       for (const kind of Object.keys(KINDS) as DatasetKind[]) {
         await this.update(kind, false).catch((err: unknown) => {
-          const reason = expectedFailure(err);
+          const reason = failureReason(this.logger, err, 'ASN dataset update', { dataset: kind });
           if (reason) {
             this.logger.warn(
               { dataset: kind, reason },
               `${KIND_NAMES[kind]} update failed (${reason}); the snapshot in use stays`,
             );
-          } else this.logger.warn({ err, dataset: kind }, 'ASN dataset update failed');
+          }
         });
       }
     });

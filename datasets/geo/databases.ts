@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Reader, type AsnResponse, type CityResponse } from 'maxmind';
 import * as tar from 'tar';
 import { redactUrl } from '../../lib/logger.js';
-import { expectedFailure } from '../../lib/expected-failure.js';
+import { failureReason } from '../failure-reason.js';
 import { announcedBytes, downloadProgress } from '../../lib/download-progress.js';
 import type { DatasetStatus } from '../../operations/dataset-status.js';
 import { UpstreamError, type Upstream, type UpstreamResponse } from '../../lib/upstream.js';
@@ -144,9 +144,8 @@ export class GeoDatabases {
           await this.download(edition, deadline);
         } catch (err) {
           this.lastAttemptFailed.add(edition);
-          const reason = expectedFailure(err);
+          const reason = failureReason(this.log, err, 'geo database boot download', { edition: EDITIONS[edition] });
           if (reason) reasons.add(reason);
-          else this.log.error({ edition: EDITIONS[edition], err }, 'geo database boot download failed');
           if (err instanceof UpstreamError && (err.status === 401 || err.status === 403)) refused = true;
         }
       }
@@ -221,16 +220,11 @@ export class GeoDatabases {
           if (await this.upstreamIsNewer(edition)) await this.download(edition, Date.now() + this.capMs);
         } catch (err) {
           this.lastAttemptFailed.add(edition);
-          const reason = expectedFailure(err);
+          const reason = failureReason(this.log, err, 'geo database update', { edition: EDITIONS[edition] });
           if (reason) {
             this.log.warn(
               { edition: EDITIONS[edition], reason },
               `geo database update failed (${reason}); the current database stays`,
-            );
-          } else {
-            this.log.error(
-              { edition: EDITIONS[edition], err },
-              'geo database update failed; the current database stays',
             );
           }
         }

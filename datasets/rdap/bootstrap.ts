@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { UpstreamError, type Upstream } from '../../lib/upstream.js';
 import { DailyRefreshed } from '../daily-refreshed.js';
-import { expectedFailure } from '../../lib/expected-failure.js';
+import { failureReason } from '../failure-reason.js';
 import type { DatasetStatus } from '../../operations/dataset-status.js';
 
 /** The IANA RDAP bootstrap files this service reads (RFC 9224). */
@@ -120,7 +120,7 @@ export class RdapBootstrap extends DailyRefreshed {
     const dates = tables.map((t) => t!.fetchedAt ?? new Date(t!.publication)).filter((d) => !Number.isNaN(d.getTime()));
     const updatedAt = dates.length === 0 ? null : new Date(Math.min(...dates.map((d) => d.getTime())));
     const shipped = tables.some((t) => t!.fetchedAt === undefined);
-    return { state: shipped || this.lastRefreshFailed ? 'stale' : 'loaded', updatedAt };
+    return { state: shipped || this.lastAttemptFailed ? 'stale' : 'loaded', updatedAt };
   }
 
   /** The RDAP base URL for an IP address, from the longest matching prefix. */
@@ -164,13 +164,12 @@ export class RdapBootstrap extends DailyRefreshed {
           this.logger.info({ file, publication: json.publication }, 'RDAP bootstrap refreshed');
         } catch (err) {
           failed.push(file);
-          const reason = expectedFailure(err);
+          const reason = failureReason(this.logger, err, 'RDAP bootstrap refresh', { file });
           if (reason) reasons.add(reason);
-          else this.logger.warn({ file, err }, 'RDAP bootstrap refresh failed; keeping the previous copy');
         }
       }),
     );
-    this.lastRefreshFailed = failed.length > 0;
+    this.lastAttemptFailed = failed.length > 0;
     if (reasons.size === 0) return;
     const reason = [...reasons].join('; ');
     const kept = this.status().updatedAt?.toISOString().slice(0, 10) ?? 'unknown';

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { UpstreamError, type Upstream } from '../../lib/upstream.js';
 import { DailyRefreshed } from '../daily-refreshed.js';
-import { expectedFailure } from '../../lib/expected-failure.js';
+import { failureReason } from '../failure-reason.js';
 import type { DatasetStatus } from '../../operations/dataset-status.js';
 
 export const IANA_TLD_LIST_URL = 'https://data.iana.org/TLD/tlds-alpha-by-domain.txt';
@@ -80,7 +80,7 @@ export class RootZoneTlds extends DailyRefreshed {
    */
   status(): DatasetStatus {
     const updatedAt = this.fetchedAt ?? versionDate(this.list.version);
-    return { state: this.fetchedAt && !this.lastRefreshFailed ? 'loaded' : 'stale', updatedAt };
+    return { state: this.fetchedAt && !this.lastAttemptFailed ? 'loaded' : 'stale', updatedAt };
   }
 
   /** True when `tld` (any case) is delegated in the root zone. */
@@ -99,18 +99,16 @@ export class RootZoneTlds extends DailyRefreshed {
       }
       this.list = list;
       this.fetchedAt = new Date();
-      this.lastRefreshFailed = false;
+      this.lastAttemptFailed = false;
       this.logger.info({ version: list.version, tlds: list.tlds.size }, 'TLD list refreshed');
     } catch (err) {
-      this.lastRefreshFailed = true;
-      const reason = expectedFailure(err);
+      this.lastAttemptFailed = true;
+      const reason = failureReason(this.logger, err, 'TLD list refresh', { version: this.list.version });
       if (reason) {
         this.logger.warn(
           { reason, version: this.list.version },
           `TLD list not refreshed from IANA (${reason}): WHOIS checks top-level domains against the list it has (version ${this.list.version}); tried again in 24 hours`,
         );
-      } else {
-        this.logger.warn({ err, version: this.list.version }, 'TLD list refresh failed; keeping the list in use');
       }
     }
   }

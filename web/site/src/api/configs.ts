@@ -1,5 +1,7 @@
+import { computed, type ComputedRef } from 'vue';
 import { getJson } from './client';
 import type { Configs } from './types';
+import { useLoad, type Load } from '../lib/use-load';
 
 let pending: Promise<Configs> | null = null;
 
@@ -10,4 +12,14 @@ export function loadConfigs(): Promise<Configs> {
     throw err;
   });
   return pending;
+}
+
+/** The flags as a page's load (for its error and retry), and one flag: null until the flags are known. */
+export function useConfigs(flag: keyof Configs): { configs: Load<Configs>; on: ComputedRef<boolean | null> } {
+  const configs = useLoad(
+    () => 'configs',
+    () => loadConfigs(),
+  );
+  const on = computed(() => (configs.state.value.status === 'done' ? configs.state.value.data[flag] : null));
+  return { configs, on };
 }

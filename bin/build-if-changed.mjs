@@ -57,7 +57,11 @@ function build() {
   const child = spawn('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit', detached: true });
   for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
     process.on(signal, () => {
-      if (child.pid !== undefined) process.kill(-child.pid, signal);
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+      } catch {
+        // The build's processes have all ended already; its exit settles the promise below.
+      }
     });
   }
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));

@@ -19,14 +19,21 @@ const REDACT_PATHS = [
 /**
  * An error as a log line shows it. A failure the service expects (no network,
  * an upstream that refuses, times out or answers badly) is one line: its kind,
- * its reason and its code; its stack would only say where our code noticed it,
+ * its message, its reason where the message does not say it, and its code; its stack would only say where our code noticed it,
  * in ten lines an operator must scroll past. Anything else keeps its stack.
  */
 function serializeError(err: unknown): unknown {
   const reason = expectedFailure(err);
   if (reason === undefined || !(err instanceof Error)) return pino.stdSerializers.err(err as Error);
-  const code = (err as NodeJS.ErrnoException).code;
-  return { type: err.name, message: err.message, ...(code ? { code } : {}) };
+  // A system error's code (ECONNREFUSED); a DOMException's legacy number says nothing more than its name.
+  const code = (err as { code?: unknown }).code;
+  // The reason says what the message may not: "timed out" for an abort, a wrapped cause's own words.
+  return {
+    type: err.name,
+    message: err.message,
+    ...(reason !== err.message ? { reason } : {}),
+    ...(typeof code === 'string' ? { code } : {}),
+  };
 }
 
 /**

@@ -96,6 +96,8 @@ export class RedisLink {
 
   /** Asks Redis whether it answers again, until it does (or a new connection is ready). */
   private readonly probe = (): void => {
+    // One probe loop at a time: a new stall while a retry is pending replaces that retry.
+    clearTimeout(this.probeTimer);
     this.client.ping().then(
       () => this.answered(),
       () => {

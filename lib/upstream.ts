@@ -135,7 +135,7 @@ export class Upstream {
       return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, body };
     } catch (err) {
       clearTimeout(timer);
-      // The only abort is the timeout's.
+      // Our controller aborts only on the timeout; a shutdown (options.signal) counts as an error.
       this.observe?.(provider, controller.signal.aborted ? 'timeout' : 'error', (performance.now() - started) / 1000);
       throw err;
     }

@@ -1,6 +1,11 @@
 import { Slots } from '../../lib/slots.js';
 import { NO_ANSWER, type RowResult } from './result.js';
 
+// A question whose turn comes with less than this left of its deadline is not asked: its answer
+// could not arrive in time, and asking would hold a slot (c-ares keeps a plain query for its whole
+// timeout) that a question still in time is waiting for.
+const TOO_LATE_MS = 100;
+
 /** Asks one outside resolver; `remainingMs` is what is left of the deadline when its turn comes. */
 export type Question = (remainingMs: number) => Promise<RowResult>;
 
@@ -48,7 +53,10 @@ export class Questions {
       }, deadlineMs);
     });
     try {
-      const asked = this.slots.run(() => question(deadlineAt - performance.now()), expired.signal);
+      const asked = this.slots.run(async () => {
+        const remainingMs = deadlineAt - performance.now();
+        return remainingMs < TOO_LATE_MS ? NO_ANSWER : question(remainingMs);
+      }, expired.signal);
       return (await Promise.race([asked, timedOut])) ?? NO_ANSWER;
     } catch (err) {
       onFailure(err);

@@ -7,7 +7,9 @@ import { PROVIDERS, providerIdGuard } from './providers.js';
 import { StatusPoller } from './poller.js';
 import { Detail, Overview } from './schemas.js';
 
-const FIVE_MINUTES = 5 * 60;
+// Cacheable for the poll's five minutes once a round has ended; before it (start-up waits for the first
+// round only briefly) every light is `unknown`, which no cache may keep for five minutes.
+const cacheControl = (poller: StatusPoller) => (poller.checked ? 'public, max-age=300' : 'no-store');
 /** How long start-up waits for the first round of status pages before listening anyway. */
 const PRIME_WAIT_MS = 250;
 
@@ -35,23 +37,23 @@ const serviceStatus: FastifyPluginAsyncTypebox = async (app) => {
   // the default type provider lets the handler send that string.
   app
     .withTypeProvider<FastifyTypeProviderDefault>()
-    .get(
-      '/service-status',
-      { schema: { response: { 200: Overview } }, config: { cacheTtl: FIVE_MINUTES } },
-      (_request, reply) => reply.type('application/json; charset=utf-8').send(poller.overviewJson()),
+    .get('/service-status', { schema: { response: { 200: Overview } } }, (_request, reply) =>
+      reply
+        .header('cache-control', cacheControl(poller))
+        .type('application/json; charset=utf-8')
+        .send(poller.overviewJson()),
     );
 
   app.get(
     '/service-status/detail',
     {
       schema: { querystring: Type.Object({ id: guarded(providerIdGuard) }), response: { 200: Detail, 400: ErrorBody } },
-      config: { cacheTtl: FIVE_MINUTES },
     },
     async (request, reply) => {
       // The guard has checked the id against the same list the poller holds.
       const detail = poller.detail(request.query.id);
       if (detail === undefined) return reply.code(400).send({ error: 'Invalid provider id' });
-      return detail;
+      return reply.header('cache-control', cacheControl(poller)).send(detail);
     },
   );
 };

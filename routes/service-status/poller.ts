@@ -113,6 +113,11 @@ export class StatusPoller {
     return this.overviewRecord;
   }
 
+  /** Whether a round of checks has ended: before it every light is `unknown`, an answer no cache may keep. */
+  get checked(): boolean {
+    return this.updatedAt !== null;
+  }
+
   /** The overview as JSON, written once per refresh: the route sends it as it is. */
   overviewJson(): string {
     return this.overviewText;

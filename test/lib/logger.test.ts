@@ -27,6 +27,19 @@ test('an expected failure is logged as one line: kind, reason and code, no stack
     type: 'ServiceStopping',
     message: 'abandoned: the service is stopping',
   });
+  assert.deepEqual(logged(new DOMException('This operation was aborted', 'AbortError')), {
+    type: 'AbortError',
+    message: 'This operation was aborted',
+    reason: 'timed out',
+  });
+  const refusedWithin = new Error('fetch failed', {
+    cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
+  });
+  assert.deepEqual(logged(refusedWithin), {
+    type: 'Error',
+    message: 'fetch failed',
+    reason: 'connect ECONNREFUSED 127.0.0.1:9',
+  });
 });
 
 test('an unexpected error keeps its stack', () => {

@@ -19,6 +19,12 @@ interface Overview {
   providers: Array<{ id: string; indicator: string }>;
 }
 
+async function cacheControlOf(url: string): Promise<unknown> {
+  const res = await request(url, { headers: REFERER });
+  await res.body.dump();
+  return res.headers['cache-control'];
+}
+
 /** GETs `url` until it answers 200 or `withinMs` passes; the answer's body, or undefined. */
 async function firstOk(url: string, withinMs: number): Promise<string | undefined> {
   const deadline = Date.now() + withinMs;
@@ -59,6 +65,9 @@ test('the service listens while every status page hangs, and the status cache fi
   const before = JSON.parse((await firstOk(`${server.apiUrl}/api/service-status`, LISTEN_WITHIN_MS))!) as Overview;
   assert.equal(before.updatedAt, null, 'no round has ended yet');
   assert.ok(before.providers.every((p) => p.indicator === 'unknown'));
+  for (const path of ['/api/service-status', '/api/service-status/detail?id=github']) {
+    assert.equal(await cacheControlOf(`${server.apiUrl}${path}`), 'no-store', `${path}: no cache keeps "unknown"`);
+  }
 
   // The status pages answer at last: the round started at start-up ends and fills the cache.
   for (const { path, res } of held.splice(0)) {
@@ -77,4 +86,7 @@ test('the service listens while every status page hangs, and the status cache fi
     after!.providers.every((p) => p.indicator !== 'unknown'),
     `every provider has a light: ${JSON.stringify(after)}`,
   );
+  for (const path of ['/api/service-status', '/api/service-status/detail?id=github']) {
+    assert.equal(await cacheControlOf(`${server.apiUrl}${path}`), 'public, max-age=300', path);
+  }
 });

@@ -4,9 +4,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import type { Running } from './real-server.js';
 
-/** How many descriptors process `pid` holds now (Linux), read from /proc. */
+/** How many descriptors process `pid` holds now (Linux), read from /proc; 0 once it has exited. */
 export function openDescriptors(pid: number): number {
-  return readdirSync(`/proc/${pid}/fd`).length;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return 0;
+  }
 }
 
 /** Whether the server's process is still running; set as soon as it exits. */

@@ -10,6 +10,7 @@ const NO_ID = 'No ID provided';
 const INVALID_ID = 'Invalid ID';
 const NO_PERSONA = 'No persona provided';
 const QUOTA_EXCEEDED_MESSAGE = 'Monthly quota exceeded';
+const SIGN_IN_REQUIRED = 'Sign in required';
 
 // Tokens and ids are matched whole against a fixed alphabet, so no `/`, `.`,
 // `@`, `%` or `?` can reach the private API's URL path or query.
@@ -34,17 +35,23 @@ const InvisibilityAnswer = Type.Union([Pending, InvisibilityResult]);
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * A 429 as the site recognises it: `code: "quota_exceeded"`, and the text in
- * `error`. The site reads a `message` key in place of the whole body, which
- * would hide the code, so an upstream `message` becomes `error` (when there is
- * none) and is not sent; other keys stay.
+ * An upstream error body as the site recognises it: its text in `error`. The
+ * site reads a `message` key in place of the whole body, which would hide a
+ * marker, so an upstream `message` becomes `error` (when there is none) and
+ * is not sent; other keys stay. `fallback` is the text when it sent none.
  */
-function quotaBody(data: unknown): Static<typeof QuotaBody> {
+function errorBody(data: unknown, fallback: string): Record<string, unknown> & { error: string } {
   const { message, ...rest } =
     typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   const text = [rest.error, message].find((m): m is string => typeof m === 'string' && m !== '');
-  return { ...rest, error: text ?? QUOTA_EXCEEDED_MESSAGE, code: 'quota_exceeded' };
+  return { ...rest, error: text ?? fallback };
 }
+
+/** A 429 as the site recognises it: `code: "quota_exceeded"`, and the text in `error`. */
+const quotaBody = (data: unknown): Static<typeof QuotaBody> => ({
+  ...errorBody(data, QUOTA_EXCEEDED_MESSAGE),
+  code: 'quota_exceeded',
+});
 
 const PersonaBody = Type.Object({
   persona: Type.Object({ country: Type.String({ minLength: 1 }) }),
@@ -93,6 +100,10 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const res = await api.relay(request, '/invisibility', { query: { id: request.query.id } });
       if (res.status === 404) return reply.code(200).send({ status: 'pending' });
+      // The contract's proxy-detection page reads a refusal's text from `error` (§9), never `message`.
+      if (res.status === 401 || res.status === 403) {
+        return reply.code(res.status).send(errorBody(res.data, SIGN_IN_REQUIRED));
+      }
       return relay(reply, res);
     },
   );

@@ -293,19 +293,22 @@ test('invisibility: an upstream 429 is 429 with its message and code quota_excee
   await app.close();
 });
 
-test('invisibility: other upstream statuses pass through, so the site sees 401/403 and its markers', async () => {
+test('invisibility: a 401/403 keeps its status with its text in error, never message (contract §9); others pass through', async () => {
   const app = await api();
-  for (const [status, body] of [
-    [403, { error: 'Forbidden', reason: 'plan' }],
-    [401, { error: 'Sign in required' }],
-    [401, { message: 'Invalid token' }],
-    [500, { error: 'internal' }],
+  for (const [status, body, expected] of [
+    [403, { error: 'Forbidden', reason: 'plan' }, { error: 'Forbidden', reason: 'plan' }],
+    [401, { error: 'Sign in required' }, { error: 'Sign in required' }],
+    [401, { message: 'Invalid token' }, { error: 'Invalid token' }],
+    [403, { message: 'Token expired', hint: 'sign in again' }, { error: 'Token expired', hint: 'sign in again' }],
+    [403, {}, { error: 'Sign in required' }],
+    [500, { error: 'internal' }, { error: 'internal' }],
+    [500, { message: 'internal' }, { message: 'internal' }],
   ] as const) {
     fake.reset();
     fake.on('GET', HOST, '/invisibility', { status, json: body });
     const res = await call(app, `/api/invisibility?id=${ID}`);
     assert.equal(res.statusCode, status);
-    assert.deepEqual(res.json(), body);
+    assert.deepEqual(res.json(), expected, JSON.stringify(body));
     assert.equal(res.headers['cache-control'], 'no-store');
   }
   await app.close();

@@ -74,6 +74,11 @@ export function clientIp(req: FastifyRequest): string {
   return ip;
 }
 
+/** The address Cloudflare names the visitor by (`CF-Connecting-IP`), when it is present and an address. */
+export function cfConnectingIp(req: FastifyRequest): string | undefined {
+  return address(first(req.headers['cf-connecting-ip']));
+}
+
 /**
  * Who the limiters count a request against: an IPv4 client by its address,
  * an IPv6 client by the /64 its address is in (`2001:db8:1:2::/64`), since

@@ -26,6 +26,8 @@ export interface EnvelopeItem {
   headerBytes: Buffer;
   header: Record<string, unknown>;
   payload: Buffer;
+  /** An event item's payload, parsed: an event must be a JSON object, whether or not it is rewritten. */
+  event?: Record<string, unknown>;
 }
 
 export interface Envelope {
@@ -116,12 +118,13 @@ export function parseEnvelope(body: Buffer): Envelope {
         pos += 1;
       }
     }
+    let event: Record<string, unknown> | undefined;
     if (itemHeader.type === 'event') {
       if (++events > MAX_EVENTS || payload.length > MAX_EVENT_BYTES) throw new MalformedEnvelope();
-      // withVisitorIp parses and re-serialises the event; other payloads are relayed as bytes, never parsed.
-      shallowJson(payload);
+      // Other payloads are relayed as bytes, never parsed.
+      event = parseHeader(payload);
     }
-    items.push({ headerBytes: itemHeaderBytes, header: itemHeader, payload });
+    items.push({ headerBytes: itemHeaderBytes, header: itemHeader, payload, event });
   }
   return { headerBytes, header, items };
 }
@@ -132,8 +135,8 @@ export function parseEnvelope(body: Buffer): Envelope {
  */
 export function withVisitorIp(envelope: Envelope, ip: string): Envelope {
   const items = envelope.items.map((item) => {
-    if (item.header.type !== 'event') return item;
-    const event = parseHeader(item.payload);
+    const event = item.event;
+    if (event === undefined) return item;
     const user = typeof event.user === 'object' && event.user !== null && !Array.isArray(event.user) ? event.user : {};
     const payload = Buffer.from(JSON.stringify({ ...event, user: { ...user, ip_address: ip } }));
     if (item.header.length === undefined) return { ...item, payload };

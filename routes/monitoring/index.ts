@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { clientIp } from '../../lib/client-ip.js';
+import { cfConnectingIp } from '../../lib/client-ip.js';
 import { redactUrl } from '../../lib/logger.js';
 import { UpstreamFailure } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
@@ -63,7 +63,9 @@ const telemetry: FastifyPluginAsync = async (app) => {
       // The DSN is checked on the header line alone: an envelope for anyone else is not read further.
       if (envelopeHeader(body).header.dsn !== dsn) return reply.code(403).send({ error: DSN_MISMATCH });
       let envelope = parseEnvelope(body);
-      const ip = clientIp(request);
+      // The spec: the visitor's real address "from CF-Connecting-IP, when present and valid"; the socket or a
+      // proxy's X-Forwarded-For names a hop, not the visitor the telemetry is about, so nothing is written then.
+      const ip = cfConnectingIp(request);
       if (ip) envelope = withVisitorIp(envelope, ip);
 
       let res;

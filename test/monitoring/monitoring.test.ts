@@ -104,13 +104,33 @@ test('an envelope for the configured DSN is relayed with the visitor address wri
   await app.close();
 });
 
-test('an invalid CF-Connecting-IP falls back to the client address, and events without a user get one', async () => {
+test('without a valid CF-Connecting-IP no address is written: the event goes on as it came (the spec)', async () => {
+  const { app } = await buildTestApi(env());
+  const bare = JSON.stringify({ event_id: 'abc', message: 'x' });
+  const cases: Array<Record<string, string>> = [
+    { 'cf-connecting-ip': 'not-an-ip', 'x-forwarded-for': '198.51.100.7' },
+    { 'x-forwarded-for': '198.51.100.7' },
+    {},
+  ];
+  for (const headers of cases) {
+    const res = await send(app, envelope(DSN, [{ type: 'event' }, bare]), { 'content-type': 'text/plain', ...headers });
+    assert.equal(res.statusCode, 200);
+    const sent = parseEnvelope(fake.requestsTo(INGEST_HOST).at(-1)!.body);
+    assert.equal(sent.items[0]!.payload.toString(), bare, JSON.stringify(headers));
+  }
+  const withUser = await send(app, envelope(DSN, [{ type: 'event' }, event]), { 'content-type': 'text/plain' });
+  assert.equal(withUser.statusCode, 200);
+  const relayed = parseEnvelope(fake.requestsTo(INGEST_HOST).at(-1)!.body);
+  assert.deepEqual(JSON.parse(relayed.items[0]!.payload.toString()).user, { id: 'u1', ip_address: '{{auto}}' });
+  await app.close();
+});
+
+test('a valid CF-Connecting-IP is written into an event without a user', async () => {
   const { app } = await buildTestApi(env());
   const bare = JSON.stringify({ event_id: 'abc', message: 'x' });
   const res = await send(app, envelope(DSN, [{ type: 'event' }, bare]), {
     'content-type': 'text/plain',
-    'cf-connecting-ip': 'not-an-ip',
-    'x-forwarded-for': '198.51.100.7',
+    'cf-connecting-ip': '198.51.100.7',
   });
   assert.equal(res.statusCode, 200);
   const sent = parseEnvelope(fake.requestsTo(INGEST_HOST)[0]!.body);

@@ -11,7 +11,7 @@ import { Detail, Overview } from './schemas.js';
 // round only briefly) every light is `unknown`, which no cache may keep for five minutes.
 const cacheControl = (poller: StatusPoller) => (poller.checked ? 'public, max-age=300' : 'no-store');
 /** How long start-up waits for the first round of status pages before listening anyway. */
-const PRIME_WAIT_MS = 250;
+const PRIME_WAIT_MS = 100;
 
 /**
  * GET /api/service-status and /api/service-status/detail: answered from the

@@ -9,7 +9,7 @@ import { spawnServer, stopServer } from '../support/real-server.js';
 
 const STATUS_PAGE = /^\/api\/v2\/(summary|incidents)\.json$/;
 const GITHUB = 'www.githubstatus.com';
-// Far beyond the quarter second start-up waits, and beyond any busy machine's start;
+// Far beyond the tenth of a second start-up waits, and beyond any busy machine's start;
 // the upstream timeout is longer still, so only the bounded priming lets the service listen in time.
 const LISTEN_WITHIN_MS = 20_000;
 const UPSTREAM_TIMEOUT_MS = 60_000;

@@ -56,12 +56,14 @@ export async function buildApi({
       siteUrl: config.SITE_URL,
       overrideOrigin: config.UPSTREAM_OVERRIDE_ORIGIN,
       dispatcher,
+      dnsServer: config.DNS_OVERRIDE_SERVER,
       logger,
       observe: metrics?.observeUpstream,
     }),
   );
   app.decorate('lifecycle', new Lifecycle(logger));
   app.addHook('onClose', async () => app.lifecycle.stop());
+  app.addHook('onClose', async () => app.upstream.close());
 
   await app.register(operations, { listener: 'api', readiness, metrics: app.metrics });
   await app.register(async (api) => {

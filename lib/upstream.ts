@@ -1,10 +1,12 @@
 import { Readable } from 'node:stream';
 import type { IncomingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import { PRODUCT_NAME, PRODUCT_VERSION } from './app-root.js';
 import { redactUrl } from './logger.js';
 import { DESCRIPTORS } from './descriptor-budget.js';
+import { NameResolver, SYSTEM_NAMES } from './network/name-resolver.js';
 import type { UpstreamOutcome } from '../operations/metrics.js';
 
 export interface UpstreamSettings {
@@ -13,6 +15,8 @@ export interface UpstreamSettings {
   /** When set, `https://HOST/PATH?Q` is fetched from `ORIGIN/HOST/PATH?Q` instead (tests, offline demo). */
   overrideOrigin: string;
   dispatcher?: Dispatcher;
+  /** `host:port` of the DNS server that resolves upstream names (DNS_OVERRIDE_SERVER); the system's when empty. */
+  dnsServer?: string;
   logger?: Logger;
   /** Told of every call's end: its provider (CallOptions), how it ended, seconds to the answer headers (the metrics). */
   observe?: (provider: string, outcome: UpstreamOutcome, seconds: number) => void;
@@ -67,11 +71,17 @@ export class UpstreamError extends Error {
   }
 }
 
-// One pool for the process, its sockets per origin capped by the descriptor
+// One pool per resolver, its sockets per origin capped by the descriptor
 // budget: undici's default has no cap, and an origin that hangs (a DoH
 // resolver, say) would take a socket per request until the table is full.
-// A request past the cap waits for a socket, within its own timeout.
-const OUTBOUND = new Agent({ connections: DESCRIPTORS.connectionsPerOrigin });
+// A request past the cap waits for a socket, within its own timeout. Names
+// resolve through the resolver's cache, never the system's getaddrinfo.
+function outboundAgent(names: NameResolver): Agent {
+  return new Agent({ connections: DESCRIPTORS.connectionsPerOrigin, connect: { lookup: names.lookup } });
+}
+
+// The process's pool, shared by every Upstream that names no DNS server of its own.
+const OUTBOUND = outboundAgent(SYSTEM_NAMES);
 
 /** The host a call is meant for (not the override origin's); a URL that does not parse has none. */
 function hostOf(url: string): string {
@@ -82,8 +92,14 @@ function hostOf(url: string): string {
 export class Upstream {
   readonly userAgent: string;
   readonly timeoutMs: number;
+  /** Resolves the names of upstreams, and of WHOIS servers (routes/whois). */
+  readonly names: NameResolver;
   private readonly overrideOrigin: string;
   private readonly dispatcher: Dispatcher;
+  /** The pool this client opened for its own resolver, closed with it; undefined when it uses a shared or given one. */
+  private readonly ownAgent?: Agent;
+  /** False when a dispatcher was given: it connects (or answers) its own way. */
+  private readonly resolvesNames: boolean;
   private readonly logger?: Logger;
   private readonly observe?: UpstreamSettings['observe'];
 
@@ -91,7 +107,10 @@ export class Upstream {
     this.userAgent = `${PRODUCT_NAME}/v${PRODUCT_VERSION}/${settings.siteUrl.replace(/\/+$/, '')}`;
     this.timeoutMs = settings.timeoutMs;
     this.overrideOrigin = settings.overrideOrigin.replace(/\/+$/, '');
-    this.dispatcher = settings.dispatcher ?? OUTBOUND;
+    this.names = settings.dnsServer ? new NameResolver({ server: settings.dnsServer }) : SYSTEM_NAMES;
+    if (!settings.dispatcher && settings.dnsServer) this.ownAgent = outboundAgent(this.names);
+    this.dispatcher = settings.dispatcher ?? this.ownAgent ?? OUTBOUND;
+    this.resolvesNames = !settings.dispatcher;
     this.logger = settings.logger;
     this.observe = settings.observe;
   }
@@ -103,7 +122,15 @@ export class Upstream {
     return `${this.overrideOrigin}/${parsed.host}${parsed.pathname}${parsed.search}`;
   }
 
-  /** Sends one request; a timeout (default 8 s) aborts it, body included, with an AbortError. */
+  /** Ends the sockets of the pool this client opened for itself (none when it shares the process's). */
+  async close(): Promise<void> {
+    await this.ownAgent?.destroy();
+  }
+
+  /**
+   * Sends one request; a timeout (default 8 s) aborts it, name resolution and
+   * body included, with an AbortError.
+   */
   async request(url: string, options: CallOptions = {}): Promise<UpstreamResponse> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? this.timeoutMs);
@@ -115,12 +142,15 @@ export class Upstream {
     this.logger?.debug({ method, url: redactUrl(url) }, 'upstream request');
     const provider = options.provider ?? hostOf(url);
     const started = performance.now();
+    const target = this.target(url);
+    const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
     try {
-      const res = await request(this.target(url), {
+      await this.resolveWithin(target, signal);
+      const res = await request(target, {
         method,
         headers,
         body: options.body ?? null,
-        signal: options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal,
+        signal,
         dispatcher: this.dispatcher,
       });
       const body = res.body as unknown as Readable;
@@ -139,6 +169,19 @@ export class Upstream {
       this.observe?.(provider, controller.signal.aborted ? 'timeout' : 'error', (performance.now() - started) / 1000);
       throw err;
     }
+  }
+
+  /**
+   * Resolves the target's host name under the call's own signal, so a lookup
+   * ends with the call's timeout: undici settles an abort only once it has a
+   * socket, and its connector's lookup has no deadline but the resolver's.
+   * The connector then finds the answer in the resolver's cache.
+   */
+  private async resolveWithin(target: string, signal: AbortSignal): Promise<void> {
+    // A URL that does not parse is undici's to refuse, as before.
+    if (!this.resolvesNames || !URL.canParse(target)) return;
+    const host = new URL(target).hostname.replace(/^\[(.*)\]$/, '$1');
+    if (!isIP(host)) await this.names.all(host, signal);
   }
 
   /** The whole body; a body over `maxBytes` is abandoned with an UpstreamError. */

@@ -68,7 +68,12 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
   app.lifecycle.onStop('tld-list-refresh', () => rootZone.stop());
   app.readiness.addDataset('tldList', () => rootZone.status());
 
-  const port43 = { timeoutMs: app.config.UPSTREAM_TIMEOUT_MS, override: app.config.WHOIS_OVERRIDE_SERVER || undefined };
+  // Server names resolve as upstream names do (DNS_OVERRIDE_SERVER included), through their cache.
+  const port43 = {
+    timeoutMs: app.config.UPSTREAM_TIMEOUT_MS,
+    override: app.config.WHOIS_OVERRIDE_SERVER || undefined,
+    lookup: (host: string) => app.upstream.names.all(host),
+  };
 
   /** The WHOIS server IANA names for `query` (an address or a top-level domain), if it is a plausible host name. */
   async function ianaReferral(query: string): Promise<{ server: string | undefined; truncated: boolean }> {

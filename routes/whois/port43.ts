@@ -31,7 +31,7 @@ export interface Port43Options {
    */
   override?: string;
   maxBytes?: number;
-  /** Resolves a server's name for the public-address check; the system resolver unless a test injects one. */
+  /** Resolves a server's name for the public-address check; the process's resolver (systemLookup) unless given one. */
   lookup?: Lookup;
 }
 

@@ -1,12 +1,13 @@
-import { promises as dns, ADDRCONFIG, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
+import { SYSTEM_NAMES } from '../../lib/network/name-resolver.js';
 import { isPublicIp } from '../../lib/network/public-address.js';
 
 /** Every address a name resolves to, as node:dns `lookup` with `all: true` gives them. */
 export type Lookup = (hostname: string) => Promise<LookupAddress[]>;
 
-/** The system resolver (getaddrinfo), with the hints net.connect itself would use. */
-export const systemLookup: Lookup = (hostname) => dns.lookup(hostname, { all: true, hints: ADDRCONFIG });
+/** The system's DNS servers through the process's cached resolver (c-ares, never getaddrinfo's thread pool). */
+export const systemLookup: Lookup = (hostname) => SYSTEM_NAMES.all(hostname);
 
 // Special-use names (RFC 6761, RFC 8375, ICANN's .internal): never a public
 // server, whatever a local resolver answers for them.

@@ -142,9 +142,9 @@ export class Upstream {
     this.logger?.debug({ method, url: redactUrl(url) }, 'upstream request');
     const provider = options.provider ?? hostOf(url);
     const started = performance.now();
-    const target = this.target(url);
-    const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
     try {
+      const target = this.target(url);
+      const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
       await this.resolveWithin(target, signal);
       const res = await request(target, {
         method,

@@ -1,4 +1,4 @@
-import { promises as dns, type LookupAddress, type LookupOptions } from 'node:dns';
+import { lookup as osLookup, promises as dns, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import CacheableLookup, { type EntryObject } from 'cacheable-lookup';
 import { memoryCache } from '../memory-cache.js';
@@ -37,6 +37,12 @@ export interface NameResolverOptions {
   /** `host:port` of the DNS server to ask; the system's (/etc/resolv.conf) when absent. */
   server?: string;
   timeoutMs?: number;
+  /**
+   * Asked when DNS says a name does not exist (never when it does not answer):
+   * the system's own lookup, which reads /etc/hosts, where an operator may name
+   * a private endpoint. Off with a `server` of its own (DNS_OVERRIDE_SERVER).
+   */
+  hostsLookup?: typeof osLookup | false;
 }
 
 /** cacheable-lookup's cache, bounded: each name's addresses for the TTL it passes, least recently used out first. */
@@ -69,9 +75,10 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  * resolver that never answers holds a thread for its whole retry cycle (5 s
  * and more) and no abort can reach it. Every lookup ends within its timeout;
  * answers are kept per their TTL (cacheable-lookup), concurrent lookups of
- * one name share one question, and failures are remembered briefly. Only DNS
- * is asked: /etc/hosts is not read, `localhost` names are loopback (RFC
- * 6761), an IP literal is itself.
+ * one name share one question, and failures are remembered briefly. A name
+ * DNS says does not exist is asked of the system too (/etc/hosts, see
+ * `hostsLookup`); `localhost` names are loopback (RFC 6761), an IP literal is
+ * itself.
  */
 export class NameResolver {
   private readonly cache: CacheableLookup;
@@ -82,15 +89,18 @@ export class NameResolver {
     this.timeoutMs = options.timeoutMs ?? LOOKUP_TIMEOUT_MS;
     const resolver = new dns.Resolver({ timeout: QUERY_TIMEOUT_MS, tries: QUERY_TRIES });
     if (options.server) resolver.setServers([options.server]);
+    const hostsLookup = options.hostsLookup ?? (options.server ? false : osLookup);
     this.cache = new CacheableLookup({
       cache: new BoundedAnswers(),
       resolver,
       maxTtl: MAX_TTL_S,
       // A name without addresses is remembered by `failures`, not here.
       errorTtl: 0,
-      // No fallback to getaddrinfo (the thread pool this replaces).
-      lookup: false,
-      fallbackDuration: 0,
+      // getaddrinfo (the thread pool this replaces) only for a name DNS says does not exist, as one
+      // in /etc/hosts: cacheable-lookup falls back on "no such name" alone, a resolver that does not
+      // answer fails here; a name found that way is asked of the system for the next hour.
+      lookup: hostsLookup,
+      fallbackDuration: hostsLookup ? 3600 : 0,
     });
   }
 

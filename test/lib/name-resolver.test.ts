@@ -128,3 +128,23 @@ test("the connector's lookup: one address of the asked family, or all of them", 
     { code: 'ENOTFOUND' },
   );
 });
+
+test('a name DNS says does not exist is asked of the system (/etc/hosts); a resolver that does not answer is not', async (t) => {
+  const dns = await fakeDns(t);
+  dns.on('hang.internal', 'A', { drop: true }).on('hang.internal', 'AAAA', { drop: true });
+  const asked: string[] = [];
+  // As /etc/hosts would answer: one IPv4 address, asked once per family.
+  const hostsLookup = ((
+    hostname: string,
+    options: { family?: number },
+    callback: (e: null, a: LookupAddress[]) => void,
+  ) => {
+    asked.push(hostname);
+    callback(null, options.family === 6 ? [] : [{ address: '192.0.2.77', family: 4 }]);
+  }) as unknown as typeof import('node:dns').lookup;
+  const names = new NameResolver({ server: dns.address, timeoutMs: 1000, hostsLookup });
+  // The fake server knows no such name: it answers that it does not exist.
+  assert.deepEqual(await names.all('companion.internal'), [{ address: '192.0.2.77', family: 4 }]);
+  await assert.rejects(names.all('hang.internal'), NameNotResolved);
+  assert.deepEqual([...new Set(asked)], ['companion.internal']);
+});

@@ -58,6 +58,7 @@ export async function buildApi({
       dispatcher,
       logger,
       observe: metrics?.observeUpstream,
+      failureMemoryMs: config.UPSTREAM_FAILURE_MEMORY_MS,
     }),
   );
   app.decorate('lifecycle', new Lifecycle(logger));

@@ -59,6 +59,7 @@ export async function buildApi({
       dnsServer: config.DNS_OVERRIDE_SERVER,
       logger,
       observe: metrics?.observeUpstream,
+      failureMemoryMs: config.UPSTREAM_FAILURE_MEMORY_MS,
     }),
   );
   app.decorate('lifecycle', new Lifecycle(logger));

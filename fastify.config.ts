@@ -31,6 +31,7 @@ export const ConfigSchema = Type.Object({
   LOAD_SHEDDING: Type.Boolean({ default: true }),
 
   UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 8000 }),
+  UPSTREAM_FAILURE_MEMORY_MS: Type.Integer({ minimum: 0, default: 30000 }),
   UPSTREAM_OVERRIDE_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
   DNS_OVERRIDE_SERVER: HostPort,
   WHOIS_OVERRIDE_SERVER: HostPort,

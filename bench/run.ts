@@ -42,6 +42,9 @@ interface Result {
   baselineRps?: number;
   /** Every round's ratio, when the case was measured more than once. */
   rounds?: number[];
+  /** Calls the fake upstream received, and requests answered, warm-up included: what sharing and keeping answers save. */
+  upstreamCalls: number;
+  answered: number;
 }
 
 async function load(url: string, c: Pick<BenchCase, 'method' | 'headers' | 'body'>, seconds: number) {
@@ -60,12 +63,17 @@ async function measure(
   url: string,
   pid: number | undefined,
   c: Pick<BenchCase, 'method' | 'headers' | 'body' | 'minRatio'>,
+  fake?: FakeUpstream,
 ): Promise<Result> {
-  await load(url, c, WARMUP_S);
+  const callsBefore = fake?.requests.length ?? 0;
+  const warmup = await load(url, c, WARMUP_S);
   const cpuBefore = cpuSeconds(pid);
   const r = await load(url, c, DURATION_S);
   const cpuUs = r.requests.total ? ((cpuSeconds(pid) - cpuBefore) * 1e6) / r.requests.total : 0;
+  const answered = warmup.requests.total + r.requests.total;
   return {
+    upstreamCalls: (fake?.requests.length ?? 0) - callsBefore,
+    answered,
     name,
     rps: r.requests.average,
     p99: r.latency.p99,
@@ -138,17 +146,29 @@ function report(baselineCpuUs: number, results: Result[]): boolean {
       rounds,
       r.cpuUs.toFixed(0),
       (baselineCpuUs / r.cpuUs).toFixed(2),
+      `${r.upstreamCalls} / ${r.answered} = ${(r.upstreamCalls / Math.max(r.answered, 1)).toPrecision(2)}`,
       verdict + problems,
     ];
   });
-  const header = ['case', 'req/s', 'p99', 'baseline req/s', 'ratio', 'rounds', 'CPU µs/req', 'CPU ratio', 'check'];
+  const header = [
+    'case',
+    'req/s',
+    'p99',
+    'baseline req/s',
+    'ratio',
+    'rounds',
+    'CPU µs/req',
+    'CPU ratio',
+    'upstream calls / requests',
+    'check',
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   process.stdout.write(
     `\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n\n`,
   );
   process.stdout.write(
-    `ratio: req/s over the bare node:http baseline's, measured just before the case; a case with a ratio to meet runs ${ROUNDS} rounds (listed) and shows its median round; CPU ratio: baseline CPU per request (${baselineCpuUs.toFixed(0)} µs) over the case's; ${PINNED ? 'each server on core 1, the load generator on core 0' : 'not pinned to cores'}.\n`,
+    `ratio: req/s over the bare node:http baseline's, measured just before the case; upstream calls / requests: what the fake upstream received over the requests answered, warm-up included; a case with a ratio to meet runs ${ROUNDS} rounds (listed) and shows its median round; CPU ratio: baseline CPU per request (${baselineCpuUs.toFixed(0)} µs) over the case's; ${PINNED ? 'each server on core 1, the load generator on core 0' : 'not pinned to cores'}.\n`,
   );
   return results.every(passed);
 }
@@ -228,7 +248,7 @@ async function main(): Promise<void> {
               c.sameBytes ? { headers: c.headers } : {},
             );
             baselineCpu.push(base.cpuUs);
-            const result = await measure(c.name, `${server.origins[c.listener]}${c.path}`, server.child.pid, c);
+            const result = await measure(c.name, `${server.origins[c.listener]}${c.path}`, server.child.pid, c, fake);
             rounds.push({ ...result, baselineRps: base.rps });
           }
           results.push({ ...medianRound(rounds), rounds: rounds.map(ratio) });

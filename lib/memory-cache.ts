@@ -10,6 +10,9 @@ export interface MemoryCacheOptions<K extends {}, V extends {}> {
    * share one call, and a rejection or an undefined answer is not kept.
    */
   load?: (key: K) => Promise<V | undefined>;
+  /** With `sizeOf`: the most bytes the entries may take together; an entry larger than this is not kept. */
+  maxBytes?: number;
+  sizeOf?: (value: V, key: K) => number;
 }
 
 /**
@@ -27,8 +30,15 @@ export function memoryCache<K extends {}, V extends {}>({
   max,
   ttlMs,
   load,
+  maxBytes,
+  sizeOf,
 }: MemoryCacheOptions<K, V>): LRUCache<K, V> {
-  return new LRUCache<K, V>({ max, ttl: ttlMs, fetchMethod: load && ((key) => load(key)) });
+  return new LRUCache<K, V>({
+    max,
+    ttl: ttlMs,
+    fetchMethod: load && ((key) => load(key)),
+    ...(maxBytes !== undefined && sizeOf && { maxSize: maxBytes, sizeCalculation: sizeOf }),
+  });
 }
 
 /**

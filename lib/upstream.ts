@@ -8,6 +8,7 @@ import { redactUrl } from './logger.js';
 import { DESCRIPTORS } from './descriptor-budget.js';
 import { NameResolver, SYSTEM_NAMES } from './network/name-resolver.js';
 import type { UpstreamOutcome } from '../operations/metrics.js';
+import { SharedLookups } from './shared-lookups.js';
 
 export interface UpstreamSettings {
   timeoutMs: number;
@@ -20,6 +21,8 @@ export interface UpstreamSettings {
   logger?: Logger;
   /** Told of every call's end: its provider (CallOptions), how it ended, seconds to the answer headers (the metrics). */
   observe?: (provider: string, outcome: UpstreamOutcome, seconds: number) => void;
+  /** How long a failed shared call (CallOptions.keepForMs) is remembered; default 30 s. */
+  failureMemoryMs?: number;
 }
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
@@ -39,6 +42,26 @@ export interface CallOptions {
    * so no scrape names the operator's own hosts.
    */
   provider?: string;
+  /**
+   * A GET whose answer does not depend on who asked may be shared: identical
+   * calls in flight become one, a 2xx answer is kept this long, and a failure
+   * (a thrown error, another status, a body json() cannot parse) is remembered
+   * for the failure memory (at most this long). Never for a call that carries
+   * a caller's identity (their Authorization, their quota).
+   */
+  keepForMs?: number;
+  /**
+   * With keepForMs: whether a 2xx answer is one the caller can use (json() and
+   * okJson() pass its parsed body as `data`); one it cannot is held as a
+   * failure, so an error the upstream reports with a 200 is not kept for long.
+   */
+  keepIf?: (data: unknown, answer: UpstreamBytes) => boolean;
+  /**
+   * With keepForMs: the question this call asks, when its URL also carries
+   * what does not change the answer (a key picked at random from a comma
+   * list), so every key's call is one question; the URL otherwise.
+   */
+  shareAs?: string;
 }
 
 // Every JSON or text answer we read is well under a megabyte; the cap is there
@@ -46,6 +69,13 @@ export interface CallOptions {
 // hold the event loop while a huge body is parsed (20 MB took 197 ms). A route
 // that needs more says so with `maxBytes`, and why.
 export const UPSTREAM_MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+// What the shared answers may hold: thousands of geo and name answers of a
+// few hundred bytes, or a few hundred static maps of about 100 KB; an answer
+// over the byte bound is never kept.
+const SHARED_MAX_ENTRIES = 10_000;
+const SHARED_MAX_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_FAILURE_MEMORY_MS = 30_000;
 
 export interface UpstreamResponse {
   status: number;
@@ -58,6 +88,12 @@ export interface UpstreamJson<T> {
   status: number;
   headers: IncomingHttpHeaders;
   data: T;
+}
+
+export interface UpstreamBytes {
+  status: number;
+  headers: IncomingHttpHeaders;
+  bytes: Buffer;
 }
 
 /** An upstream answered, but not with what the caller can use. */
@@ -88,6 +124,15 @@ function hostOf(url: string): string {
   return URL.canParse(url) ? new URL(url).host : '';
 }
 
+/** The JSON an answer's body holds; a body that is not JSON throws UpstreamError. */
+function parseJson<T>({ status, bytes }: UpstreamBytes): T {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as T;
+  } catch {
+    throw new UpstreamError(`Upstream answered ${status} with a body that is not JSON`, status);
+  }
+}
+
 /** The one client every outbound HTTP call goes through. */
 export class Upstream {
   readonly userAgent: string;
@@ -102,6 +147,8 @@ export class Upstream {
   private readonly resolvesNames: boolean;
   private readonly logger?: Logger;
   private readonly observe?: UpstreamSettings['observe'];
+  private readonly shared: SharedLookups<UpstreamBytes>;
+  private defaultKeepForMs?: number;
 
   constructor(settings: UpstreamSettings) {
     this.userAgent = `${PRODUCT_NAME}/v${PRODUCT_VERSION}/${settings.siteUrl.replace(/\/+$/, '')}`;
@@ -113,6 +160,23 @@ export class Upstream {
     this.resolvesNames = !settings.dispatcher;
     this.logger = settings.logger;
     this.observe = settings.observe;
+    this.shared = new SharedLookups<UpstreamBytes>({
+      maxEntries: SHARED_MAX_ENTRIES,
+      maxBytes: SHARED_MAX_BYTES,
+      failureMs: settings.failureMemoryMs ?? DEFAULT_FAILURE_MEMORY_MS,
+      sizeOf: (answer) => answer.bytes.length,
+    });
+  }
+
+  /**
+   * This client, its GETs shared and kept `keepForMs` unless a call says
+   * otherwise: for a route that hands the client to several lookups at once
+   * (a Radar view). The shared answers are this client's own.
+   */
+  keeping(keepForMs: number): Upstream {
+    const view = Object.create(this) as Upstream;
+    view.defaultKeepForMs = keepForMs;
+    return view;
   }
 
   /** The address actually contacted for `url`. */
@@ -185,10 +249,38 @@ export class Upstream {
   }
 
   /** The whole body; a body over `maxBytes` is abandoned with an UpstreamError. */
-  async bytes(
+  bytes(url: string, options: CallOptions = {}): Promise<UpstreamBytes> {
+    return this.sharedOr(url, options);
+  }
+
+  /**
+   * The answer, shared with identical calls when `keepForMs` allows it, and
+   * then `parse`d once: what that throws is held as a failure. A call with its
+   * own abort signal is never shared: one caller's abort would end the
+   * others' answer.
+   */
+  private sharedOr(
     url: string,
-    options: CallOptions = {},
-  ): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }> {
+    options: CallOptions,
+    parse?: (answer: UpstreamBytes) => unknown,
+  ): Promise<UpstreamBytes> {
+    const method = options.method ?? 'GET';
+    const keepForMs = options.keepForMs ?? this.defaultKeepForMs;
+    if (keepForMs === undefined || options.signal || method !== 'GET') return this.fetchBytes(url, options);
+    // The parse is part of the question: a json() answer is not a bytes() one.
+    const key = `${parse ? 'parsed' : 'bytes'} ${options.shareAs ?? url} ${JSON.stringify(options.headers ?? {})}`;
+    const unusable = new WeakSet<UpstreamBytes>();
+    const load = async () => {
+      const answer = await this.fetchBytes(url, options);
+      const data = parse?.(answer);
+      if (options.keepIf && !options.keepIf(data, answer)) unusable.add(answer);
+      return answer;
+    };
+    const isFailure = (answer: UpstreamBytes) => answer.status < 200 || answer.status >= 300 || unusable.has(answer);
+    return this.shared.run(key, keepForMs, load, isFailure);
+  }
+
+  private async fetchBytes(url: string, options: CallOptions): Promise<UpstreamBytes> {
     const maxBytes = options.maxBytes ?? UPSTREAM_MAX_BODY_BYTES;
     const res = await this.request(url, options);
     const tooLarge = () => {
@@ -217,12 +309,10 @@ export class Upstream {
 
   /** The body parsed as JSON, whatever the status; a body that is not JSON throws UpstreamError. */
   async json<T = unknown>(url: string, options: CallOptions = {}): Promise<UpstreamJson<T>> {
-    const { status, headers, text } = await this.text(url, options);
-    try {
-      return { status, headers, data: JSON.parse(text) as T };
-    } catch {
-      throw new UpstreamError(`Upstream answered ${status} with a body that is not JSON`, status);
-    }
+    // A shared body that is not JSON is held as a failure; each caller then
+    // parses its own copy, free to change it.
+    const answer = await this.sharedOr(url, options, parseJson);
+    return { status: answer.status, headers: answer.headers, data: parseJson<T>(answer) };
   }
 
   /** Like json(), but a non-2xx status throws UpstreamError. */

@@ -5,6 +5,7 @@ import { geoCases } from './geo.js';
 import { platformCases } from './platform.js';
 import { asnCases } from './asn.js';
 import { networkToolsCases } from './network-tools.js';
+import { slowUpstreamCases } from './slow-upstream.js';
 
 /** Every capability's benchmark cases; each capability adds its own module's list here. */
 export const allCases: BenchCase[] = [
@@ -14,4 +15,5 @@ export const allCases: BenchCase[] = [
   ...platformCases,
   ...asnCases,
   ...networkToolsCases,
+  ...slowUpstreamCases,
 ];

@@ -8,6 +8,8 @@ import type { AsnDatasets } from '../../datasets/asn/store.js';
 import { historyRows, type RipeOrigin } from './history-rows.js';
 import { orgNames } from './org-names.js';
 
+const HISTORY_TTL = 30 * 24 * 60 * 60;
+
 const History = Type.Object({
   prefix: Type.String(),
   /** Newest `lastSeen` first. */
@@ -35,7 +37,7 @@ const history: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app
     '/asn-history',
     {
       schema: { querystring: Query, response: { 200: History, ...ErrorAnswers } },
-      config: { cacheTtl: 30 * 24 * 60 * 60 },
+      config: { cacheTtl: HISTORY_TTL },
     },
     async (request): Promise<HistoryBody> => {
       // The prefix guard has already checked it (plugins/guards.ts).
@@ -49,6 +51,10 @@ const history: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app
       try {
         res = await app.upstream.json<{ data?: { by_origin?: unknown } }>(
           `https://stat.ripe.net/data/routing-history/data.json?${params}`,
+          {
+            keepForMs: HISTORY_TTL * 1000,
+            keepIf: (body) => Array.isArray((body as { data?: { by_origin?: unknown } } | null)?.data?.by_origin),
+          },
         );
       } catch (err) {
         throw isTimeout(err)

@@ -5,6 +5,8 @@ import type { AsnDatasets } from '../../datasets/asn/store.js';
 // RIPEstat is asked only for names the local snapshot lacks, and at most this
 // many per answer, so one request never fans out into dozens of lookups.
 const MAX_NAME_LOOKUPS = 10;
+// A holder's name changes rarely; the routes that show names keep their answers 30 days too.
+const NAME_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 
 export interface OrgNameSource {
   upstream: Upstream;
@@ -27,6 +29,7 @@ async function ripeOrgName(source: OrgNameSource, asn: number): Promise<string |
     const params = new URLSearchParams({ resource: `AS${asn}`, sourceapp: source.sourceApp });
     const body = await source.upstream.okJson<{ data?: { holder?: unknown } }>(
       `https://stat.ripe.net/data/as-overview/data.json?${params}`,
+      { keepForMs: NAME_KEEP_MS },
     );
     return orgFromHolder(body?.data?.holder);
   } catch (err) {

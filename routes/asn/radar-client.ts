@@ -29,7 +29,16 @@ interface RadarEnvelope {
   result?: unknown;
 }
 
-/** GET one Radar endpoint with the bearer key; anything but a successful envelope with a result throws. */
+/** The envelope's result, when it is a successful one with a result object. */
+function resultOf(body: RadarEnvelope | null | undefined): object | undefined {
+  if (body?.success === false || typeof body?.result !== 'object' || body.result === null) return undefined;
+  return body.result;
+}
+
+/**
+ * GET one Radar endpoint with the bearer key; anything but a successful
+ * envelope with a result throws (and is not kept, when the client keeps answers).
+ */
 export async function radarGet<T>(
   upstream: Upstream,
   key: string,
@@ -40,18 +49,15 @@ export async function radarGet<T>(
   const url = `${RADAR}${path}${params.size ? `?${params}` : ''}`;
   const body = await upstream.okJson<RadarEnvelope>(url, {
     headers: { authorization: `Bearer ${key}`, accept: 'application/json' },
+    keepIf: (data) => resultOf(data as RadarEnvelope | null) !== undefined,
   });
-  if (
-    body?.success === false ||
-    body?.result === undefined ||
-    body.result === null ||
-    typeof body.result !== 'object'
-  ) {
+  const result = resultOf(body);
+  if (result === undefined) {
     throw new UpstreamError(
       `Radar ${path} answered without a result${body?.errors?.[0]?.message ? `: ${body.errors[0].message}` : ''}`,
     );
   }
-  return body.result as T;
+  return result as T;
 }
 
 /** Radar sends shares and measurements as decimal strings; non-numeric entries are dropped. */

@@ -136,6 +136,7 @@ export function merge(rowSets: OoniRow[][]): CountryRow[] {
 
 /** GET /api/censorship-blocking: OONI web_connectivity aggregates per country for a domain and its www. variant. */
 const censorship: FastifyPluginAsyncTypebox = async (app) => {
+  const cacheTtl = 24 * 60 * 60;
   const fetchRows = async (domain: string, since: string, until: string): Promise<OoniRow[]> => {
     const params = new URLSearchParams({
       domain,
@@ -145,7 +146,10 @@ const censorship: FastifyPluginAsyncTypebox = async (app) => {
       axis_y: 'blocking_type',
       test_name: 'web_connectivity',
     });
-    const data = await app.upstream.okJson<{ result?: unknown }>(`https://api.ooni.io/api/v1/aggregation?${params}`);
+    const data = await app.upstream.okJson<{ result?: unknown }>(`https://api.ooni.io/api/v1/aggregation?${params}`, {
+      keepForMs: cacheTtl * 1000,
+      keepIf: (body) => Array.isArray((body as { result?: unknown } | null)?.result),
+    });
     if (!Array.isArray(data.result)) throw new UpstreamError('OONI answered without a result array');
     return data.result.filter((r): r is OoniRow => typeof r === 'object' && r !== null);
   };
@@ -157,7 +161,7 @@ const censorship: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({ domain: guarded(domainGuard) }),
         response: { 200: Aggregate, 400: ErrorBody, 502: ErrorBody },
       },
-      config: { cacheTtl: 24 * 60 * 60 },
+      config: { cacheTtl },
     },
     async (request) => {
       const { since, until } = measurementWindow(new Date());

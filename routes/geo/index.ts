@@ -6,7 +6,7 @@ import { publicIpGuard } from '../../schemas/guards.js';
 import { GeoDatabases } from '../../datasets/geo/databases.js';
 import { forwardedLang, normaliseLang } from './lang.js';
 import { GeoRecord, GeoRecordFields, type GeoBase } from './normalise.js';
-import { ipApi, ip2location, ipSb, ipapiIs, ipinfo, localLookup, privateIpinfo } from './sources.js';
+import { ipApi, ip2location, ipSb, ipapiIs, ipinfo, localLookup, ONE_DAY, privateIpinfo } from './sources.js';
 import { timezoneAt, warmTimezones } from './timezone.js';
 import { AdvancedData } from './advanced-data.js';
 import { ErrorBody } from '../../schemas/error-body.js';
@@ -17,7 +17,6 @@ const DATABASE_NOT_LOADED = 'Geolocation database is not loaded';
 /** The start-up step that downloads what is missing, loads both databases and warms the timezone lookup. */
 export const GEO_DATABASES_STEP = 'geo databases';
 
-const ONE_DAY = 24 * 60 * 60;
 const errors = { 400: ErrorBody, 500: ErrorBody, 503: ErrorBody };
 // `lang` takes any value, repeated or absurd: geo-local normalises it, the others forward it.
 const Lang = Type.Optional(Type.Unsafe<unknown>({}));

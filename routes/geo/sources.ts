@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AsnResponse, CityResponse } from 'maxmind';
 import { pickKey } from '../../lib/keys.js';
 import { PrivateApi } from '../../lib/private-api.js';
-import { UpstreamError, type CallOptions } from '../../lib/upstream.js';
+import { UpstreamError } from '../../lib/upstream.js';
 import type { GeoDatabases } from '../../datasets/geo/databases.js';
 import type { DbLanguage } from './lang.js';
 import {
@@ -27,9 +27,29 @@ function ensureOk<T extends { status: number; data: unknown }>(res: T): T {
   return res;
 }
 
-/** A 2xx JSON object body; anything else throws. */
-async function okBody(app: FastifyInstance, url: string, options?: CallOptions): Promise<Record<string, unknown>> {
-  const res = ensureOk(await app.upstream.json<unknown>(url, options));
+/** The provider routes' cache time: their answers are kept as long server-side. */
+export const ONE_DAY = 24 * 60 * 60;
+
+const isRecord = (data: unknown): data is Record<string, unknown> => typeof data === 'object' && data !== null;
+
+/**
+ * A 2xx JSON object body, shared and kept as long as the routes' answers;
+ * anything else throws. `usable` tells a failure the provider reports with a
+ * 200, which is not kept for long; `shareAs` names the question without the
+ * key picked for this call.
+ */
+async function okBody(
+  app: FastifyInstance,
+  url: string,
+  { usable = () => true, shareAs }: { usable?: (data: Record<string, unknown>) => boolean; shareAs?: string } = {},
+): Promise<Record<string, unknown>> {
+  const res = ensureOk(
+    await app.upstream.json<unknown>(url, {
+      keepForMs: ONE_DAY * 1000,
+      keepIf: (data) => isRecord(data) && usable(data),
+      shareAs,
+    }),
+  );
   if (!res.data || typeof res.data !== 'object') {
     throw new UpstreamError('Upstream answered without a record', res.status);
   }
@@ -42,6 +62,7 @@ export async function ipinfo(app: FastifyInstance, ip: string): Promise<GeoBase>
   const data = await okBody(
     app,
     `https://ipinfo.io/${encodeURIComponent(ip)}${key ? `?token=${encodeURIComponent(key)}` : ''}`,
+    { usable: (body) => body.bogon !== true, shareAs: `https://ipinfo.io/${encodeURIComponent(ip)}` },
   );
   if (data.bogon === true) throw new UpstreamError('Upstream reports a bogon (reserved) address');
   return toRecord(
@@ -64,7 +85,9 @@ const IP_API_FIELDS = 16384 + 32768 + 1 + 2 + 8 + 16 + 64 + 128 + 512 + 1024 + 2
 /** geo-free-a: ip-api.com (free tier, plain HTTP); `lang` goes through as given. */
 export async function ipApi(app: FastifyInstance, ip: string, lang: string): Promise<GeoBase> {
   const query = new URLSearchParams({ fields: String(IP_API_FIELDS), lang });
-  const data = await okBody(app, `http://ip-api.com/json/${encodeURIComponent(ip)}?${query}`);
+  const data = await okBody(app, `http://ip-api.com/json/${encodeURIComponent(ip)}?${query}`, {
+    usable: (body) => body.status !== 'fail',
+  });
   // ip-api reports failures with HTTP 200.
   if (data.status === 'fail') throw new UpstreamError(knownText(data.message) ?? 'Upstream reported a failure');
   const as = splitAsOrg(data.as);
@@ -118,7 +141,9 @@ export async function ipapiIs(
 ): Promise<GeoBase & { isHosting: boolean; isProxy: boolean }> {
   const key = pickKey(app.config.GEO_KEYED_B_API_KEY);
   if (!key) throw new KeyNotConfigured('GEO_KEYED_B_API_KEY');
-  const data = await okBody(app, `https://api.ipapi.is/?${new URLSearchParams({ q: ip, key })}`);
+  const data = await okBody(app, `https://api.ipapi.is/?${new URLSearchParams({ q: ip, key })}`, {
+    shareAs: `https://api.ipapi.is/?${new URLSearchParams({ q: ip })}`,
+  });
   const location = obj(data.location);
   const asn = obj(data.asn);
   const record = toRecord(
@@ -146,7 +171,9 @@ export async function ipapiIs(
 export async function ip2location(app: FastifyInstance, ip: string): Promise<GeoBase> {
   const key = pickKey(app.config.GEO_KEYED_C_API_KEY);
   if (!key) throw new KeyNotConfigured('GEO_KEYED_C_API_KEY');
-  const data = await okBody(app, `https://api.ip2location.io/?${new URLSearchParams({ ip, key })}`);
+  const data = await okBody(app, `https://api.ip2location.io/?${new URLSearchParams({ ip, key })}`, {
+    shareAs: `https://api.ip2location.io/?${new URLSearchParams({ ip })}`,
+  });
   return toRecord(
     {
       ip: data.ip,

@@ -92,6 +92,10 @@ export function normalise(mac: string, data: Record<string, unknown>): VendorBod
   };
 }
 
+/** A vendor found: the only answer kept for long (a rate limit or a miss is not). */
+const isFound = (data: unknown) =>
+  typeof data === 'object' && data !== null && (data as Record<string, unknown>).success === true;
+
 /** GET /api/macchecker: IEEE OUI vendor of a MAC address through maclookup.app. */
 const macchecker: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -109,7 +113,7 @@ const macchecker: FastifyPluginAsyncTypebox = async (app) => {
       let data: unknown;
       try {
         // Any status: maclookup.app explains its own failures (its 429 included) in a JSON body with success false.
-        data = (await app.upstream.json<unknown>(url)).data;
+        data = (await app.upstream.json<unknown>(url, { keepForMs: THIRTY_DAYS * 1000, keepIf: isFound })).data;
       } catch (err) {
         throw new UpstreamFailed('MAC vendor lookup failed', { err });
       }

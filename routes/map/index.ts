@@ -118,6 +118,9 @@ const map: FastifyPluginAsyncTypebox = async (app) => {
       try {
         upstream = await app.upstream.bytes(staticMapUrl(latitude, longitude, language, CanvasMode === 'Dark', key), {
           maxBytes: MAX_IMAGE_BYTES,
+          keepForMs: ONE_YEAR * 1000,
+          keepIf: (_data, answer) => RASTER_TYPES.has(mediaType(answer.headers['content-type'])),
+          shareAs: staticMapUrl(latitude, longitude, language, CanvasMode === 'Dark', ''),
         });
       } catch (err) {
         throw upstreamFailure(err, 'static map fetch failed');

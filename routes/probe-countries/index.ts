@@ -67,14 +67,17 @@ export function inventory(probes: unknown[]): InventoryBody {
 
 /** GET /api/probe-countries: countries with online Globalping probes (the API lists online probes only). */
 const probeCountries: FastifyPluginAsyncTypebox = async (app) => {
+  const cacheTtl = 7 * 24 * 60 * 60;
   app.get(
     '/probe-countries',
-    { schema: { response: { 200: Inventory, 502: ErrorBody } }, config: { cacheTtl: 7 * 24 * 60 * 60 } },
+    { schema: { response: { 200: Inventory, 502: ErrorBody } }, config: { cacheTtl } },
     async () => {
       let probes;
       try {
         probes = await app.upstream.okJson<unknown>('https://api.globalping.io/v1/probes', {
           maxBytes: PROBE_LIST_MAX_BYTES,
+          keepForMs: cacheTtl * 1000,
+          keepIf: Array.isArray,
         });
       } catch (err) {
         throw new UpstreamFailed('Globalping probe list failed', { err });

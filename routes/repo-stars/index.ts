@@ -8,15 +8,18 @@ const Stars = Type.Object({ stars: Type.Integer({ minimum: 0 }) }, { additionalP
 /** GET /api/repo-stars: the project's stargazer count, fetched unauthenticated; a failure is a 500 with its message, as on the geo routes. */
 const repoStars: FastifyPluginAsyncTypebox = async (app) => {
   const url = `https://api.github.com/repos/${app.config.REPO_STARS_REPOSITORY}`;
+  const cacheTtl = 24 * 60 * 60;
   const starCount = async () => {
     const repo = await app.upstream.okJson<{ stargazers_count?: unknown }>(url, {
       headers: { accept: 'application/vnd.github+json' },
+      keepForMs: cacheTtl * 1000,
+      keepIf: (body) => typeof (body as { stargazers_count?: unknown } | null)?.stargazers_count === 'number',
     });
     if (typeof repo.stargazers_count !== 'number') throw new UpstreamError('Upstream answered without a star count');
     return repo.stargazers_count;
   };
   const failed = withUpstreamReason('repository star count failed');
-  app.get('/repo-stars', { schema: { response: { 200: Stars } }, config: { cacheTtl: 24 * 60 * 60 } }, async () => ({
+  app.get('/repo-stars', { schema: { response: { 200: Stars } }, config: { cacheTtl } }, async () => ({
     stars: await starCount().catch(failed),
   }));
 };

@@ -7,6 +7,7 @@ import { isIp } from '../../lib/network/ip-address.js';
 import { isPublicIp } from '../../lib/network/public-address.js';
 import { normaliseDomain } from '../../lib/network/domain-name.js';
 import { memoryCache } from '../../lib/memory-cache.js';
+import { SharedLookups } from '../../lib/shared-lookups.js';
 import { ErrorAnswers } from '../../schemas/error-body.js';
 import { HttpError, UpstreamFailure, type LogFields } from '../../lib/http-error.js';
 import { domainQuery, queryWhois, referralServer, registrarServer, type WhoisAnswer } from './port43.js';
@@ -36,6 +37,10 @@ const TLD_CACHE_MS = 24 * 60 * 60 * 1000;
 // Above the root zone's 1,438 TLDs, so a day's lookups never evict a live
 // entry; a hard bound whatever a refreshed TLD list holds.
 export const TLD_CACHE_MAX = 2048;
+const WHOIS_TTL = 24 * 60 * 60;
+// A WHOIS answer is a few kilobytes of text: a day of distinct questions fits.
+const ANSWERS_MAX = 5000;
+const ANSWERS_MAX_BYTES = 16 * 1024 * 1024;
 
 // Each regional registry's port-43 server, keyed by the host of its RDAP base
 // URL in the bootstrap files; an address outside them asks IANA for a referral.
@@ -68,6 +73,14 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
   app.lifecycle.onStop('tld-list-refresh', () => rootZone.stop());
   app.readiness.addDataset('tldList', () => rootZone.status());
 
+  // A whole lookup (referrals, RDAP, port 43) is the shared unit: port 43 is not
+  // HTTP, so the upstream client's sharing cannot see it.
+  const answers = new SharedLookups<IpAnswer | DomainAnswer>({
+    maxEntries: ANSWERS_MAX,
+    maxBytes: ANSWERS_MAX_BYTES,
+    failureMs: app.config.UPSTREAM_FAILURE_MEMORY_MS,
+    sizeOf: (answer) => JSON.stringify(answer).length,
+  });
   // Server names resolve as upstream names do (DNS_OVERRIDE_SERVER included), through their cache.
   const port43 = {
     timeoutMs: app.config.UPSTREAM_TIMEOUT_MS,
@@ -199,18 +212,19 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({ q: Type.Optional(Type.Unknown()) }),
         response: { 200: WhoisResponse, ...ErrorAnswers },
       },
-      config: { cacheTtl: 24 * 60 * 60 },
+      config: { cacheTtl: WHOIS_TTL },
     },
     async (request) => {
       const q = typeof request.query.q === 'string' ? request.query.q.trim() : '';
       if (!q) throw new HttpError(400, NO_QUERY);
       if (isIp(q)) {
         if (!isPublicIp(q)) throw new HttpError(400, NOT_PUBLIC);
-        return lookupIp(ipaddr.parse(q).toString(), request.log);
+        const ip = ipaddr.parse(q).toString();
+        return answers.run(`ip ${ip}`, WHOIS_TTL * 1000, () => lookupIp(ip, request.log));
       }
       const domain = normaliseDomain(q);
       if (!domain) throw new HttpError(400, INVALID_QUERY);
-      return lookupDomain(domain, request.log);
+      return answers.run(`domain ${domain}`, WHOIS_TTL * 1000, () => lookupDomain(domain, request.log));
     },
   );
 };

@@ -387,20 +387,27 @@ test('one outage source failing is logged and the other served', async () => {
     (res.json() as { events: OutageEvent[] }).events.map((e) => e.id),
     ['o-3214', 'o-3217'],
   );
+  assert.deepEqual(
+    logs.find('radar outage source failed').map((l) => l.source),
+    ['traffic_anomalies'],
+  );
+  await app.close();
   fake.reset();
   registerRadarFakeRoutes(fake);
   fake.on('GET', RADAR, `${R}/annotations/outages`, { destroy: true });
-  res = await call(app, '/api/asn-radar?view=outages');
+  // A fresh app, its own log: the first app keeps the outage feed it was given.
+  const fresh = await buildTestApi(KEYED(fake));
+  res = await call(fresh.app, '/api/asn-radar?view=outages');
   assert.equal(res.statusCode, 200);
   assert.deepEqual(
     (res.json() as { events: OutageEvent[] }).events.map((e) => e.kind),
     ['anomaly', 'anomaly', 'anomaly', 'anomaly'],
   );
   assert.deepEqual(
-    logs.find('radar outage source failed').map((l) => l.source),
-    ['traffic_anomalies', 'annotations/outages'],
+    fresh.logs.find('radar outage source failed').map((l) => l.source),
+    ['annotations/outages'],
   );
-  await app.close();
+  await fresh.app.close();
 });
 
 test('both outage sources failing is 500 "Internal server error", not cacheable', async () => {

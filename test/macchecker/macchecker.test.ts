@@ -101,7 +101,6 @@ test('an unknown prefix still answers success with "N/A" for every missing value
 });
 
 test('a provider answer without success is 200 success false with its error, never cached', async () => {
-  const app = await api();
   for (const [canned, error] of [
     [{ status: 429, json: fixture(HOST, 'rate-limited.json') }, 'Too Many Requests'],
     [{ json: { success: false } }, 'Data not found'],
@@ -109,12 +108,14 @@ test('a provider answer without success is 200 success false with its error, nev
   ] as const) {
     fake.reset();
     fake.on('GET', HOST, '/v2/macs/00000C123456', canned);
+    // A fresh app for each answer: the same question's answer would be the one remembered.
+    const app = await api();
     const res = await call(app, '/api/macchecker?mac=00000C123456');
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { success: false, error });
     assert.equal(res.headers['cache-control'], 'no-store');
+    await app.close();
   }
-  await app.close();
 });
 
 test('a missing or malformed MAC gets its own 400, uncached, without an upstream call', async () => {
@@ -146,14 +147,15 @@ test('a MAC value cannot point the request elsewhere', async () => {
 });
 
 test('an unreachable provider or an answer that is not a JSON object is a 502, never cached', async () => {
-  const app = await api();
   for (const canned of [{ status: 503, body: '<html>down</html>' }, { status: 200, body: '<html>' }, { json: [] }]) {
     fake.reset();
     fake.on('GET', HOST, '/v2/macs/00000C123456', canned);
+    // A fresh app for each answer: the same question's answer would be the one remembered.
+    const app = await api();
     const res = await call(app, '/api/macchecker?mac=00000C123456');
     assertErrorAnswer(res, 502, 'Upstream error');
+    await app.close();
   }
-  await app.close();
   const unreachable = (await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: await closedOrigin() })).app;
   const res = await call(unreachable, '/api/macchecker?mac=00000C123456');
   assertErrorAnswer(res, 502, 'Upstream error');

@@ -114,12 +114,15 @@ test('a PNG passes as image/png; HTML, JSON or untyped bytes are an upstream err
   const res = await call(app, `/api/map?${OK_QUERY}`);
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['content-type'], 'image/png');
+  await app.close();
+  // A fresh app for each answer: the same question's answer would be the one kept.
   for (const type of ['text/html; charset=utf-8', 'application/json', 'application/octet-stream']) {
     fake.on('GET', HOST, PATH, { body: '<html>not a map</html>', headers: { 'content-type': type } });
-    const other = await call(app, `/api/map?${OK_QUERY}`);
+    const fresh = await api();
+    const other = await call(fresh, `/api/map?${OK_QUERY}`);
     assertErrorAnswer(other, 502, 'Upstream error', type);
+    await fresh.close();
   }
-  await app.close();
 });
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>';
@@ -134,9 +137,15 @@ async function overSocket(app: Awaited<ReturnType<typeof api>>) {
   };
 }
 
-test('only JPEG and PNG pass, by media type: SVG, image/*, HTML or no type is a 502 with none of its bytes, never cached', async () => {
+/** GET /api/map over a real socket, on a fresh app: the same question's answer would be the one kept. */
+async function freshGet() {
   const app = await api();
-  const get = await overSocket(app);
+  const res = await (await overSocket(app))();
+  await app.close();
+  return res;
+}
+
+test('only JPEG and PNG pass, by media type: SVG, image/*, HTML or no type is a 502 with none of its bytes, never cached', async () => {
   const refused: Array<string | undefined> = [
     'image/svg+xml',
     'IMAGE/SVG+XML; charset=utf-8',
@@ -149,7 +158,7 @@ test('only JPEG and PNG pass, by media type: SVG, image/*, HTML or no type is a 
   ];
   for (const type of refused) {
     fake.on('GET', HOST, PATH, { body: SVG, headers: type === undefined ? {} : { 'content-type': type } });
-    const res = await get();
+    const res = await freshGet();
     const label = type ?? 'no Content-Type';
     assert.equal(res.status, 502, label);
     assert.deepEqual(JSON.parse(res.bytes.toString('utf8')), { error: 'Upstream error' }, label);
@@ -164,14 +173,13 @@ test('only JPEG and PNG pass, by media type: SVG, image/*, HTML or no type is a 
   ];
   for (const [upstream, sent] of accepted) {
     fake.on('GET', HOST, PATH, { body: IMAGE, headers: { 'content-type': upstream } });
-    const res = await get();
+    const res = await freshGet();
     assert.equal(res.status, 200, upstream);
     assert.equal(res.headers['content-type'], sent, upstream);
     assert.equal(res.headers['cache-control'], 'public, max-age=31536000', upstream);
     assert.equal(res.headers['x-content-type-options'], 'nosniff', upstream);
     assert.ok(res.bytes.equals(IMAGE), upstream);
   }
-  await app.close();
 });
 
 test('CanvasMode=Dark adds the dark style rules; other values keep the default style', async () => {
@@ -192,7 +200,8 @@ test('a comma list of keys rotates through pickKey', async (t) => {
   const random = t.mock.method(Math, 'random', () => 0);
   await call(app, `/api/map?${OK_QUERY}`);
   random.mock.mockImplementation(() => 0.99);
-  await call(app, `/api/map?${OK_QUERY}`);
+  // Another place: the map of the first is kept, whatever key asked.
+  await call(app, `/api/map?${OK_QUERY.replace('latitude=52.52', 'latitude=48.85')}`);
   assert.deepEqual(
     fake.requestsTo(HOST, PATH).map((r) => r.query.get('key')),
     ['key-one', 'key-two'],

@@ -30,9 +30,10 @@ test('domain: REQUIRED host keys the site accepts, each with a non-empty string 
 });
 
 test('domain answered by RDAP: the RDAP host as the key and __raw written from the JSON', async () => {
-  demo.fakes.whois.on('domain example.com', '');
+  // A name of its own: the first test's example.com answer is kept by the shared app.
+  demo.fakes.whois.on('domain www.example.com', '');
   try {
-    const res = await call(demo.app, '/api/whois?q=example.com');
+    const res = await call(demo.app, '/api/whois?q=www.example.com');
     assert.equal(res.statusCode, 200);
     const body = res.json() as Record<string, { __raw: string; ldhName: string }>;
     assert.deepEqual(Object.keys(body), ['rdap.verisign.com']);

@@ -21,6 +21,8 @@ async function api(t: TestContext, timeoutMs = 2000) {
     UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
     WHOIS_OVERRIDE_SERVER: whois.address,
     UPSTREAM_TIMEOUT_MS: String(timeoutMs),
+    // The TLD cache's own sharing and keeping show only without the whole lookup's failure memory.
+    UPSTREAM_FAILURE_MEMORY_MS: '0',
   });
   // Closed even when an assertion fails, so no scheduler keeps the test process alive.
   t.after(() => app.close());

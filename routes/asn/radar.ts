@@ -63,7 +63,7 @@ const radar: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, 
       }
       const key = app.config.RADAR_API_KEY.trim();
       if (!key) throw new ApiKeyMissing();
-      const body = await def.run({ upstream: app.upstream, key, datasets, log: request.log }, value);
+      const body = await def.run({ upstream: app.upstream, key, datasets, failures: request }, value);
       reply.header('cache-control', `public, max-age=${def.ttl}`);
       return body;
     },

@@ -5,6 +5,7 @@ import { buildTestApi, LogCapture } from '../support/app.js';
 import { overHttp } from '../support/over-http.js';
 import { closedUpstreams } from '../support/real-server.js';
 import { FailureDigest } from '../../lib/failure-digest.js';
+import { createLogger } from '../../lib/logger.js';
 
 type Line = Record<string, unknown>;
 
@@ -116,4 +117,40 @@ test('stop writes the pending summary, and after it every failure is a warning o
   digest.report(logger, '/api/t', { err }, 'lookup failed');
   digest.report(logger, '/api/t', { err }, 'lookup failed');
   assert.equal(warnings(logs.find('lookup failed')).length, 4);
+});
+
+test("a summary's last reason keeps no secret: the logger scrubs it as every line", () => {
+  const logs = new LogCapture();
+  const logger = createLogger({ LOG_LEVEL: 'debug', LOG_FORMAT: 'json' }, logs, ['s3cret-licence-key']);
+  const digest = new FailureDigest(logger);
+  const err = new Error('fetch https://provider.example/?key=s3cret-licence-key failed', {
+    cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
+  });
+  digest.report(logger, '/api/t', { err }, 'lookup failed');
+  digest.report(logger, '/api/t', { err }, 'lookup failed');
+  digest.stop();
+  const [summary] = logs.find('lookup failed (repeated)');
+  assert.equal(summary?.repeats, 1);
+  assert.equal(summary?.reason, 'ECONNREFUSED');
+  assert.ok(!logs.text.includes('s3cret-licence-key'), logs.text);
+});
+
+test('with LOG_HTTP, the access line of an upstream failure is a warning, and no line is an error', async () => {
+  const { app, logs } = await buildTestApi({ ...(await closedUpstreams()), LOG_HTTP: 'true' });
+  const fetch = await overHttp(app);
+  for (let i = 0; i < 3; i++) assert.equal((await fetch(`/api/geo-free-a?ip=8.8.${i}.8`)).statusCode, 500);
+  await app.close();
+  const access = logs.find('request completed');
+  assert.deepEqual(
+    access.map((l) => [l.statusCode, l.level]),
+    [
+      [500, 40],
+      [500, 40],
+      [500, 40],
+    ],
+  );
+  assert.deepEqual(
+    logs.lines.filter((l) => Number(l.level) >= 50),
+    [],
+  );
 });

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import pino from 'pino';
 import { buildTestApi, LogCapture } from '../support/app.js';
 import { overHttp } from '../support/over-http.js';
@@ -153,4 +155,23 @@ test('with LOG_HTTP, the access line of an upstream failure is a warning, and no
     logs.lines.filter((l) => Number(l.level) >= 50),
     [],
   );
+});
+
+test("a pending summary never keeps the process alive: its timer is unref'd", async () => {
+  // A process that reports two failures and then has nothing left to do must exit on its own, long before the minute.
+  const script = `
+    import pino from 'pino';
+    import { FailureDigest } from ${JSON.stringify(new URL('../../lib/failure-digest.ts', import.meta.url).href)};
+    const logger = pino({ level: 'silent' });
+    const digest = new FailureDigest(logger);
+    const err = Object.assign(new Error('refused'), { code: 'ECONNREFUSED' });
+    digest.report(logger, '/api/t', { err }, 'lookup failed');
+    digest.report(logger, '/api/t', { err }, 'lookup failed');
+  `;
+  const started = Date.now();
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: new URL('../..', import.meta.url).pathname,
+    timeout: 50_000,
+  });
+  assert.ok(Date.now() - started < 50_000);
 });

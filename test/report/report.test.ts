@@ -465,6 +465,23 @@ test('an unreachable store is one warning without a stack, not an error', async 
   await app.close();
 });
 
+test('a store that does not answer in time is one warning saying so, without a stack', async () => {
+  fake.on('PUT', 'api.cloudflare.com', /.*/, { hang: true });
+  const { app, logs } = await buildTestApi({
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    UPSTREAM_TIMEOUT_MS: '300',
+    ...STORE_ENV,
+  });
+  const res = await post(app, { report: EXAMPLE_REPORT, ttlDays: 1 });
+  assertErrorAnswer(res, 500, 'Report store unavailable');
+  const { warnings, errors } = storeFailureLines(logs);
+  assert.equal(warnings.length, 1);
+  assert.equal((warnings[0]!.err as { reason?: string }).reason, 'timed out');
+  assert.ok(!JSON.stringify(warnings[0]).includes('"stack"'));
+  assert.deepEqual(errors, []);
+  await app.close();
+});
+
 test('a refused write (wrong token) and an unreachable store are 500 too', async () => {
   const wrong = await buildTestApi({
     UPSTREAM_OVERRIDE_ORIGIN: fake.origin,

@@ -61,7 +61,8 @@ function reasonText(fields: LogFields): string | undefined {
  * first failure of a kind (route, log message, the upstream it names, reason
  * class) is a warning at once, with the request's id and every field; its
  * repeats are debug lines of their request, counted, and once per interval
- * one warning sums them up with their number and the last reason. stop() writes what is still counted.
+ * one warning sums them up with their number and the last reason. stop()
+ * writes what is still counted.
  */
 export class FailureDigest {
   private readonly tallies = new Map<string, Tally>();

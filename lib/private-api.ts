@@ -125,7 +125,7 @@ export class PrivateApi {
       if (!(err instanceof UpstreamError && err.status !== undefined && err.status >= 400)) {
         throw upstreamFailure(err, 'private API call failed', { path });
       }
-      request.log.warn({ err: err.message, status: err.status, path }, 'private API call failed');
+      request.logUpstreamFailure({ err: err.message, status: err.status, path }, 'private API call failed');
       return { status: err.status, data: undefined, json: NOT_JSON_ANSWER };
     }
   }

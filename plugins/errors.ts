@@ -9,9 +9,10 @@ const isErrorStatus = (status: unknown): status is number =>
 
 /**
  * The one error handler: JSON bodies with one key, never a stack trace, and
- * one log line per failure. An upstream's failure (UpstreamFailure) is a
- * warning with its status and the spec's string; a client error keeps its
- * status and message; our own 5xx answers (HttpError) keep theirs and are
+ * one log line per failure. An upstream's failure (UpstreamFailure) is
+ * answered with its status and the spec's string, and logged through the
+ * failure digest (plugins/failure-log.ts): a warning, or a counted repeat; a
+ * client error keeps its status and message; our own 5xx answers (HttpError) keep theirs and are
  * logged as errors; anything else is a bug, answered with a fixed 500 whose
  * text says nothing of it, and logged with its stack.
  */
@@ -20,7 +21,7 @@ export default fp(
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof TooManyRequests) return reply.code(429).send({ message: error.message });
       if (error instanceof UpstreamFailure) {
-        request.log.warn(error.logFields, error.logMessage);
+        request.logUpstreamFailure(error.logFields, error.logMessage);
         return reply.code(error.statusCode).send({ error: error.message });
       }
       const status = isErrorStatus(error.statusCode) ? error.statusCode : 500;
@@ -30,5 +31,5 @@ export default fp(
     });
     app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not Found' }));
   },
-  { name: 'errors' },
+  { name: 'errors', dependencies: ['failure-log'] },
 );

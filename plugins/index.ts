@@ -8,6 +8,7 @@ import cacheControl from './cache-control.js';
 import jsonBody from './json-body.js';
 import refererGate from './referer-gate.js';
 import guards from './guards.js';
+import failureLog from './failure-log.js';
 import errors from './errors.js';
 import secretScrub from './secret-scrub.js';
 import loadShedding from './load-shedding.js';
@@ -29,6 +30,7 @@ export default fp(
     await app.register(cacheControl);
     await app.register(refererGate);
     await app.register(guards);
+    await app.register(failureLog);
     await app.register(errors);
     await app.register(secretScrub);
     // After the spec's chain, so its order stays as written; still an onRequest

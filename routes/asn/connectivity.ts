@@ -34,7 +34,7 @@ const connectivity: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async
       const topology = upstreamTopology(graph, origin);
       const asns = topology.nodes.map((n) => n.asn);
       const names = await orgNames(
-        { upstream: app.upstream, sourceApp: app.config.ROUTING_SOURCE_APP, datasets, log: request.log },
+        { upstream: app.upstream, sourceApp: app.config.ROUTING_SOURCE_APP, datasets, failures: request },
         asns,
       );
       const nodes = topology.nodes.map((n, i) => ({ asn: n.asn, type: n.type, name: names[i] ?? null }));

@@ -70,7 +70,7 @@ const history: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app
       }
       const rows = historyRows(origins as RipeOrigin[]);
       const names = await orgNames(
-        { upstream: app.upstream, sourceApp: app.config.ROUTING_SOURCE_APP, datasets, log: request.log },
+        { upstream: app.upstream, sourceApp: app.config.ROUTING_SOURCE_APP, datasets, failures: request },
         rows.map((r) => Number(r.asn)),
       );
       rows.forEach((row, i) => (row.org = names[i] ?? null));

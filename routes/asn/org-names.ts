@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FailureLog } from '../../plugins/failure-log.js';
 import type { Upstream } from '../../lib/upstream.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 
@@ -12,7 +12,7 @@ export interface OrgNameSource {
   upstream: Upstream;
   sourceApp: string;
   datasets: AsnDatasets;
-  log: FastifyBaseLogger;
+  failures: FailureLog;
 }
 
 /** RIPEstat's `holder` is "HANDLE - Organisation name"; the organisation name alone reads better. */
@@ -33,7 +33,7 @@ async function ripeOrgName(source: OrgNameSource, asn: number): Promise<string |
     );
     return orgFromHolder(body?.data?.holder);
   } catch (err) {
-    source.log.warn({ err, asn }, 'as-overview lookup failed');
+    source.failures.logUpstreamFailure({ err, asn }, 'as-overview lookup failed');
     return null;
   }
 }

@@ -118,7 +118,7 @@ export async function asnProfile(ctx: RadarContext, asn: number): Promise<AsnPro
     if (s.status === 'fulfilled') (got as Record<string, unknown>)[name] = s.value;
     else {
       missing.push(name);
-      ctx.log.warn({ err: s.reason, segment: name, asn }, 'radar segment failed');
+      ctx.failures.logUpstreamFailure({ err: s.reason, segment: name, asn }, 'radar segment failed');
     }
   });
   if (missing.length === names.length) {

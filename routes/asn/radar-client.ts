@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FailureLog } from '../../plugins/failure-log.js';
 import type { Upstream } from '../../lib/upstream.js';
 import { UpstreamError } from '../../lib/upstream.js';
 import { INTERNAL_ERROR, UpstreamFailure, type LogFields } from '../../lib/http-error.js';
@@ -10,7 +10,7 @@ export interface RadarContext {
   upstream: Upstream;
   key: string;
   datasets: AsnDatasets;
-  log: FastifyBaseLogger;
+  failures: FailureLog;
 }
 
 /** The frontend contract's answer when a view's Radar sources all fail: the same as a bug's, 500 Internal server error. */

@@ -155,10 +155,16 @@ export async function outagesFeed(ctx: RadarContext): Promise<OutagesBody> {
     });
   }
   if (outages.status === 'rejected') {
-    ctx.log.warn({ err: outages.reason, source: 'annotations/outages' }, 'radar outage source failed');
+    ctx.failures.logUpstreamFailure(
+      { err: outages.reason, source: 'annotations/outages' },
+      'radar outage source failed',
+    );
   }
   if (anomalies.status === 'rejected') {
-    ctx.log.warn({ err: anomalies.reason, source: 'traffic_anomalies' }, 'radar outage source failed');
+    ctx.failures.logUpstreamFailure(
+      { err: anomalies.reason, source: 'traffic_anomalies' },
+      'radar outage source failed',
+    );
   }
   const outageEvents =
     outages.status === 'fulfilled' ? list<RadarOutage>(outages.value.annotations).map(fromOutage) : [];

@@ -64,7 +64,7 @@ const radar: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, 
       const key = app.config.RADAR_API_KEY.trim();
       if (!key) throw new ApiKeyMissing();
       const upstream = app.upstream.keeping(def.ttl * 1000);
-      const body = await def.run({ upstream, key, datasets, log: request.log }, value);
+      const body = await def.run({ upstream, key, datasets, failures: request }, value);
       reply.header('cache-control', `public, max-age=${def.ttl}`);
       return body;
     },

@@ -171,7 +171,12 @@ const censorship: FastifyPluginAsyncTypebox = async (app) => {
       const answered: OoniRow[][] = [];
       results.forEach((result, i) => {
         if (result.status === 'fulfilled') answered.push(result.value);
-        else request.log.warn({ err: result.reason, domain: names[i] }, 'OONI aggregation failed for one variant');
+        else {
+          request.logUpstreamFailure(
+            { err: result.reason, domain: names[i] },
+            'OONI aggregation failed for one variant',
+          );
+        }
       });
       if (answered.length === 0) {
         throw new UpstreamFailed('OONI aggregation failed for every variant', { domain: names[0] });

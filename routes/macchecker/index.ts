@@ -122,7 +122,7 @@ const macchecker: FastifyPluginAsyncTypebox = async (app) => {
       }
       const body = data as Record<string, unknown>;
       if (body.success !== true) {
-        request.log.warn({ upstreamError: body.error }, 'maclookup.app answered without success');
+        request.logUpstreamFailure({ upstreamError: body.error }, 'maclookup.app answered without success');
         // Uncached (the no-store default): a rate limit must not stick for 30 days.
         return { success: false as const, error: nonEmptyString(body.error) ?? NO_DATA };
       }

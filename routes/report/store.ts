@@ -1,12 +1,23 @@
 import type { Config } from '../../fastify.config.js';
 import type { Upstream } from '../../lib/upstream.js';
-import { HttpError } from '../../lib/http-error.js';
+import { UpstreamFailure } from '../../lib/http-error.js';
+import { UpstreamError } from '../../lib/upstream.js';
 
-/** The store did not take or give back a report; answered 500 and logged with its cause. */
-class StoreError extends HttpError {
-  constructor(readonly cause: unknown) {
-    super(500, 'Report store unavailable');
+/**
+ * The store did not take or give back a report: answered 500. The store is an
+ * upstream, and its outage one the service expects, so it is logged as any
+ * upstream's failure: one warning with its reason, no stack (plugins/failure-log.ts).
+ */
+class StoreError extends UpstreamFailure {
+  constructor(cause: unknown) {
+    super(500, 'Report store unavailable', 'report store failed', { err: cause });
   }
+}
+
+/** A store answer that is not a success, as the expected failure it is; its `errors` say why (a wrong token, say). */
+function refusal(status: number, errors?: unknown): UpstreamError {
+  const why = errors === undefined ? '' : `: ${JSON.stringify(errors)}`;
+  return new UpstreamError(`Report store answered ${status}${why}`, status);
 }
 
 /** What is kept under a report id: when it stops being readable, and the report. */
@@ -58,7 +69,7 @@ export class ReportStore {
       throw new StoreError(err);
     }
     if (result.status < 200 || result.status >= 300 || result.data?.success !== true) {
-      throw new StoreError({ status: result.status, errors: result.data?.errors });
+      throw new StoreError(refusal(result.status, result.data?.errors));
     }
   }
 
@@ -73,12 +84,12 @@ export class ReportStore {
       throw new StoreError(err);
     }
     if (res.status === 404) return undefined;
-    if (res.status !== 200) throw new StoreError({ status: res.status });
+    if (res.status !== 200) throw new StoreError(refusal(res.status));
     let stored: StoredReport;
     try {
       stored = JSON.parse(res.text) as StoredReport;
-    } catch (err) {
-      throw new StoreError(err);
+    } catch {
+      throw new StoreError(new UpstreamError('Report store answered a value that is not JSON', res.status));
     }
     // KV drops expired keys lazily at the edge; the stored expiry is the promise made to the sharer.
     const expires = Date.parse(stored?.expiresAt);

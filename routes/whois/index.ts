@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import ipaddr from 'ipaddr.js';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FailureLog } from '../../plugins/failure-log.js';
 import { RdapBootstrap } from '../../datasets/rdap/bootstrap.js';
 import { RootZoneTlds } from '../../datasets/tlds/root-zone-tlds.js';
 import { isIp } from '../../lib/network/ip-address.js';
@@ -113,38 +113,43 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   /** A port-43 answer as the site shows it (its fields and `__raw`), or undefined when the server sent only blanks. */
-  function whoisRecord(answer: WhoisAnswer, log: FastifyBaseLogger): IpAnswer | undefined {
+  function whoisRecord(answer: WhoisAnswer, failures: FailureLog): IpAnswer | undefined {
     if (answer.text.trim() === '') return undefined;
-    if (answer.truncated) log.warn({ server: answer.server }, 'WHOIS answer cut off at the size cap or the deadline');
+    if (answer.truncated) {
+      failures.logUpstreamFailure({ server: answer.server }, 'WHOIS answer cut off at the size cap or the deadline');
+    }
     return Object.assign(whoisFields(answer.text), { __raw: answer.text });
   }
 
   /** The registry's answer and, when it names one, the registrar's, keyed by server; empty when the registry gave no text. */
-  async function domainWhois(domain: string, registry: string, log: FastifyBaseLogger): Promise<DomainAnswer> {
+  async function domainWhois(domain: string, registry: string, failures: FailureLog): Promise<DomainAnswer> {
     const answer: DomainAnswer = {};
     let text: string;
     try {
       const registryAnswer = await queryWhois(registry, domainQuery(registry, domain), port43);
-      const record = whoisRecord(registryAnswer, log);
+      const record = whoisRecord(registryAnswer, failures);
       if (!record) return answer;
       answer[registry] = record;
       text = registryAnswer.text;
     } catch (err) {
-      log.warn({ err, domain, server: registry }, 'registry WHOIS lookup failed; trying RDAP');
+      failures.logUpstreamFailure({ err, domain, server: registry }, 'registry WHOIS lookup failed; trying RDAP');
       return answer;
     }
     const registrar = registrarServer(text);
     if (!registrar || registrar === registry || !HOST_KEY.test(registrar)) return answer;
     try {
-      const record = whoisRecord(await queryWhois(registrar, domain, port43), log);
+      const record = whoisRecord(await queryWhois(registrar, domain, port43), failures);
       if (record) answer[registrar] = record;
     } catch (err) {
-      log.warn({ err, domain, server: registrar }, "registrar WHOIS lookup failed; answering with the registry's text");
+      failures.logUpstreamFailure(
+        { err, domain, server: registrar },
+        "registrar WHOIS lookup failed; answering with the registry's text",
+      );
     }
     return answer;
   }
 
-  async function lookupDomain(domain: string, log: FastifyBaseLogger): Promise<DomainAnswer> {
+  async function lookupDomain(domain: string, failures: FailureLog): Promise<DomainAnswer> {
     const tld = domain.slice(domain.lastIndexOf('.') + 1);
     // Outside the root zone no registry exists to ask: no query is spent on it.
     if (!rootZone.has(tld) && !bootstrap.baseForTld(tld)) throw new HttpError(404, noTldServer(tld));
@@ -154,10 +159,10 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
       registry = await tldWhoisServer(tld);
     } catch (err) {
       ianaFailed = true;
-      log.warn({ err, tld }, 'IANA WHOIS referral failed');
+      failures.logUpstreamFailure({ err, tld }, 'IANA WHOIS referral failed');
     }
     if (registry && HOST_KEY.test(registry)) {
-      const answer = await domainWhois(domain, registry, log);
+      const answer = await domainWhois(domain, registry, failures);
       if (Object.keys(answer).length > 0) return answer;
     }
     const base = bootstrap.baseForTld(tld);
@@ -176,7 +181,7 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
     }
   }
 
-  async function lookupIp(ip: string, log: FastifyBaseLogger): Promise<IpAnswer> {
+  async function lookupIp(ip: string, failures: FailureLog): Promise<IpAnswer> {
     const base = bootstrap.baseForIp(ip);
     // Set when a registry said it holds nothing: a 404 then, not a failure.
     let unregistered = false;
@@ -185,10 +190,10 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
         const { data } = await fetchRdap(app.upstream, bootstrap, `${base}ip/${ip}`);
         const raw = ipNetworkText(data);
         if (raw) return { ...data, __raw: raw };
-        log.warn({ ip }, 'RDAP answer holds no network fields; falling back to WHOIS');
+        failures.logUpstreamFailure({ ip }, 'RDAP answer holds no network fields; falling back to WHOIS');
       } catch (err) {
         unregistered = err instanceof RdapNotFound;
-        log.warn({ err, ip }, 'RDAP lookup failed; falling back to WHOIS');
+        failures.logUpstreamFailure({ err, ip }, 'RDAP lookup failed; falling back to WHOIS');
       }
     }
     try {
@@ -197,10 +202,10 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
         server = (await ianaReferral(ip)).server;
         unregistered ||= !server;
       }
-      const record = server ? whoisRecord(await queryWhois(server, ip, port43), log) : undefined;
+      const record = server ? whoisRecord(await queryWhois(server, ip, port43), failures) : undefined;
       if (record) return record;
     } catch (err) {
-      log.warn({ err, ip }, 'WHOIS lookup failed');
+      failures.logUpstreamFailure({ err, ip }, 'WHOIS lookup failed');
     }
     throw unregistered ? new HttpError(404, NOT_FOUND) : new LookupFailed('neither RDAP nor WHOIS answered', { ip });
   }
@@ -220,11 +225,11 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
       if (isIp(q)) {
         if (!isPublicIp(q)) throw new HttpError(400, NOT_PUBLIC);
         const ip = ipaddr.parse(q).toString();
-        return answers.run(`ip ${ip}`, WHOIS_TTL * 1000, () => lookupIp(ip, request.log));
+        return answers.run(`ip ${ip}`, WHOIS_TTL * 1000, () => lookupIp(ip, request));
       }
       const domain = normaliseDomain(q);
       if (!domain) throw new HttpError(400, INVALID_QUERY);
-      return answers.run(`domain ${domain}`, WHOIS_TTL * 1000, () => lookupDomain(domain, request.log));
+      return answers.run(`domain ${domain}`, WHOIS_TTL * 1000, () => lookupDomain(domain, request));
     },
   );
 };

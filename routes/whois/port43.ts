@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { UpstreamError } from '../../lib/upstream.js';
 import { HostRefused, publicAddress, refusedWithoutLookup, systemLookup, type Lookup } from './public-host.js';
 
 /** The most text kept from one WHOIS answer; a server sending more is cut off here. */
@@ -12,7 +13,8 @@ export interface WhoisAnswer {
   truncated: boolean;
 }
 
-export class WhoisError extends Error {
+/** A WHOIS server that did not answer: an upstream's failure like any other, logged without a stack. */
+export class WhoisError extends UpstreamError {
   constructor(
     message: string,
     readonly server: string,

@@ -1,8 +1,8 @@
 import { test, after, before, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeUpstream } from '../support/fake-upstream.js';
+import { closedOrigin, FakeUpstream } from '../support/fake-upstream.js';
 import { FakeKv } from '../support/fake-kv.js';
-import { assertErrorAnswer, buildTestApi, call } from '../support/app.js';
+import { assertErrorAnswer, buildTestApi, call, type LogCapture } from '../support/app.js';
 import { overHttp } from '../support/over-http.js';
 import { MAX_REPORT_BYTES, normaliseTtlDays } from '../../routes/report/index.js';
 import { checkReport } from '../../routes/report/schema.js';
@@ -422,7 +422,15 @@ test('any method but POST on /api/report is 405', async () => {
   await app.close();
 });
 
-test('a store outage is a logged 500 {error}, never a success', async () => {
+/** The lines a store failure left: its warnings (one per route and reason), and any error line at all. */
+function storeFailureLines(logs: LogCapture) {
+  return {
+    warnings: logs.find('report store failed').filter((l) => l.level === 40),
+    errors: logs.lines.filter((l) => Number(l.level) >= 50),
+  };
+}
+
+test('a store outage is a 500 {error}, never a success, logged as one warning without a stack', async () => {
   const { app, logs } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV });
   kv.down = true;
   const res = await post(app, { report: EXAMPLE_REPORT, ttlDays: 1 });
@@ -430,11 +438,42 @@ test('a store outage is a logged 500 {error}, never a success', async () => {
   assert.equal(kv.entries.size, 0);
   const read = await call(app, '/api/report/AAAAAAAAAAAAAAAAAAAAAA');
   assertErrorAnswer(read, 500, 'Report store unavailable');
-  const failed = logs.find('request failed');
-  assert.equal(failed.length, 2);
-  assert.match(JSON.stringify(failed[0]), /"status":500/);
+  const { warnings, errors } = storeFailureLines(logs);
+  assert.deepEqual(
+    warnings.map((l) => l.route),
+    ['/api/report', '/api/report/:id'],
+  );
+  for (const line of warnings) {
+    assert.match(JSON.stringify(line.err), /Report store answered 500/);
+    assert.ok(!JSON.stringify(line).includes('"stack"'), 'an expected failure has no stack');
+  }
+  assert.deepEqual(errors, []);
   assert.ok(!logs.text.includes(TOKEN));
   await app.close();
+});
+
+/** POSTs a report on `env`; the store's failure is a 500, logged as exactly one warning without a stack and no error. */
+async function postFailingStore(env: Record<string, string>): Promise<Record<string, unknown>> {
+  const { app, logs } = await buildTestApi({ ...env, ...STORE_ENV });
+  const res = await post(app, { report: EXAMPLE_REPORT, ttlDays: 1 });
+  assertErrorAnswer(res, 500, 'Report store unavailable');
+  await app.close();
+  const { warnings, errors } = storeFailureLines(logs);
+  assert.equal(warnings.length, 1);
+  assert.ok(!JSON.stringify(warnings[0]).includes('"stack"'));
+  assert.deepEqual(errors, []);
+  return warnings[0]!.err as Record<string, unknown>;
+}
+
+test('an unreachable store is one warning without a stack, not an error', async () => {
+  const err = await postFailingStore({ UPSTREAM_OVERRIDE_ORIGIN: await closedOrigin() });
+  assert.equal(err.code, 'ECONNREFUSED');
+});
+
+test('a store that does not answer in time is one warning saying so, without a stack', async () => {
+  fake.on('PUT', 'api.cloudflare.com', /.*/, { hang: true });
+  const err = await postFailingStore({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, UPSTREAM_TIMEOUT_MS: '300' });
+  assert.equal(err.reason, 'timed out');
 });
 
 test('a refused write (wrong token) and an unreachable store are 500 too', async () => {
@@ -445,14 +484,14 @@ test('a refused write (wrong token) and an unreachable store are 500 too', async
   });
   const refused = await post(wrong.app, { report: EXAMPLE_REPORT, ttlDays: 1 });
   assert.equal(refused.statusCode, 500);
-  assert.match(JSON.stringify(wrong.logs.find('request failed')), /Authentication error/);
+  assert.match(JSON.stringify(wrong.logs.find('report store failed')), /Authentication error/);
   await wrong.app.close();
 
   fake.on('PUT', 'api.cloudflare.com', /.*/, { destroy: true });
   const { app, logs } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, ...STORE_ENV });
   const dropped = await post(app, { report: EXAMPLE_REPORT, ttlDays: 1 });
   assert.equal(dropped.statusCode, 500);
-  assert.equal(logs.find('request failed').length, 1);
+  assert.equal(logs.find('report store failed').length, 1);
   await app.close();
 });
 

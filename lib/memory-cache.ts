@@ -10,6 +10,8 @@ export interface MemoryCacheOptions<K extends {}, V extends {}> {
    * share one call, and a rejection or an undefined answer is not kept.
    */
   load?: (key: K) => Promise<V | undefined>;
+  /** How long a loaded answer is kept, when that depends on the answer (a failure kept briefly, say); else `ttlMs`. */
+  ttlOf?: (value: V) => number;
 }
 
 /**
@@ -27,8 +29,20 @@ export function memoryCache<K extends {}, V extends {}>({
   max,
   ttlMs,
   load,
+  ttlOf,
 }: MemoryCacheOptions<K, V>): LRUCache<K, V> {
-  return new LRUCache<K, V>({ max, ttl: ttlMs, fetchMethod: load && ((key) => load(key)) });
+  return new LRUCache<K, V>({
+    max,
+    ttl: ttlMs,
+    fetchMethod:
+      load &&
+      (async (key, _stale, { options }) => {
+        const value = await load(key);
+        // lru-cache stores a fetched value with these options once this resolves.
+        if (value !== undefined && ttlOf) options.ttl = ttlOf(value);
+        return value;
+      }),
+  });
 }
 
 /**

@@ -7,12 +7,14 @@ import { isIp } from '../../lib/network/ip-address.js';
 import { isPublicIp } from '../../lib/network/public-address.js';
 import { normaliseDomain } from '../../lib/network/domain-name.js';
 import { memoryCache } from '../../lib/memory-cache.js';
+import { Deadline } from '../../lib/deadline.js';
 import { ErrorAnswers } from '../../schemas/error-body.js';
 import { HttpError, UpstreamFailure, type LogFields } from '../../lib/http-error.js';
 import { domainQuery, queryWhois, referralServer, registrarServer, type WhoisAnswer } from './port43.js';
 import { whoisFields } from './fields.js';
 import { fetchRdap, RdapNotFound } from './rdap.js';
 import { domainText, ipNetworkText } from './rdap-text.js';
+import { firstAnswer } from './first-answer.js';
 import { HOST_KEY, WhoisResponse, type DomainAnswer, type IpAnswer } from './schema.js';
 
 // The spec fixes only NOT_PUBLIC and the statuses; the other 400s are the
@@ -32,6 +34,17 @@ class LookupFailed extends UpstreamFailure {
 }
 
 const IANA_WHOIS = 'whois.iana.org';
+// A source with a fallback after it (RDAP for an address, the registry's
+// WHOIS for a domain) has this share of the chain's deadline to itself; past
+// it the fallback runs beside it and the first answer wins.
+const HEDGE_SHARE = 0.5;
+
+/** One source's record of a domain; from the registry's WHOIS, with the server and text its registrar line is read from. */
+interface DomainSource {
+  answer: DomainAnswer;
+  registry?: string;
+  text?: string;
+}
 const TLD_CACHE_MS = 24 * 60 * 60 * 1000;
 // Above the root zone's 1,438 TLDs, so a day's lookups never evict a live
 // entry; a hard bound whatever a refreshed TLD list holds.
@@ -56,7 +69,8 @@ const RIR_WHOIS: Record<string, string> = {
  * the registry's registrar line: the caller's input only selects among them,
  * and only a top-level domain of the root zone (or of the RDAP bootstrap)
  * costs a query. Every WHOIS server is checked to be public before it is
- * contacted (public-host.ts).
+ * contacted (public-host.ts). One deadline, UPSTREAM_TIMEOUT_MS, covers the
+ * whole chain: each step gets what the steps before it left.
  */
 const whois: FastifyPluginAsyncTypebox = async (app) => {
   const bootstrap = new RdapBootstrap(app.upstream, app.log);
@@ -68,11 +82,19 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
   app.lifecycle.onStop('tld-list-refresh', () => rootZone.stop());
   app.readiness.addDataset('tldList', () => rootZone.status());
 
-  const port43 = { timeoutMs: app.config.UPSTREAM_TIMEOUT_MS, override: app.config.WHOIS_OVERRIDE_SERVER || undefined };
+  const override = app.config.WHOIS_OVERRIDE_SERVER || undefined;
+
+  /** One port-43 query, given `timeoutMs` at most. */
+  function ask(server: string, query: string, timeoutMs: number): Promise<WhoisAnswer> {
+    return queryWhois(server, query, { timeoutMs, override });
+  }
 
   /** The WHOIS server IANA names for `query` (an address or a top-level domain), if it is a plausible host name. */
-  async function ianaReferral(query: string): Promise<{ server: string | undefined; truncated: boolean }> {
-    const answer = await queryWhois(IANA_WHOIS, query, port43);
+  async function ianaReferral(
+    query: string,
+    timeoutMs: number,
+  ): Promise<{ server: string | undefined; truncated: boolean }> {
+    const answer = await ask(IANA_WHOIS, query, timeoutMs);
     const named = referralServer(answer.text);
     return { server: named && normaliseDomain(named) ? named : undefined, truncated: answer.truncated };
   }
@@ -80,18 +102,21 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
   // IANA's referral per TLD, "none" included, for a day. fetch() shares one
   // query among every request waiting for the same TLD; a failed query is
   // not kept, and neither is a cut-off answer without a whois: line (it may
-  // have lost it), which fetchMethod returns as undefined.
+  // have lost it), which fetchMethod returns as undefined. The query has the
+  // whole UPSTREAM_TIMEOUT_MS whatever the request that started it has left:
+  // a request stops waiting at its own deadline, and the answer still serves
+  // the next one.
   const tldServers = memoryCache<string, { server: string | undefined }>({
     max: TLD_CACHE_MAX,
     ttlMs: TLD_CACHE_MS,
     load: async (tld) => {
-      const { server, truncated } = await ianaReferral(tld);
+      const { server, truncated } = await ianaReferral(tld, app.config.UPSTREAM_TIMEOUT_MS);
       return server || !truncated ? { server } : undefined;
     },
   });
 
-  async function tldWhoisServer(tld: string): Promise<string | undefined> {
-    return (await tldServers.fetch(tld))?.server;
+  async function tldWhoisServer(tld: string, deadline: Deadline): Promise<string | undefined> {
+    return (await deadline.race(tldServers.fetch(tld)))?.server;
   }
 
   /** A port-43 answer as the site shows it (its fields and `__raw`), or undefined when the server sent only blanks. */
@@ -101,24 +126,64 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
     return Object.assign(whoisFields(answer.text), { __raw: answer.text });
   }
 
-  /** The registry's answer and, when it names one, the registrar's, keyed by server; empty when the registry gave no text. */
-  async function domainWhois(domain: string, registry: string, log: FastifyBaseLogger): Promise<DomainAnswer> {
-    const answer: DomainAnswer = {};
-    let text: string;
+  /**
+   * The registry's record of `domain` over port 43, by IANA's referral for its
+   * TLD; undefined when IANA names no registry (`named` stays false) or the
+   * registry gave no text.
+   */
+  async function registryWhois(
+    domain: string,
+    tld: string,
+    deadline: Deadline,
+    log: FastifyBaseLogger,
+    outcome: { named: boolean },
+  ): Promise<DomainSource | undefined> {
     try {
-      const registryAnswer = await queryWhois(registry, domainQuery(registry, domain), port43);
-      const record = whoisRecord(registryAnswer, log);
-      if (!record) return answer;
-      answer[registry] = record;
-      text = registryAnswer.text;
+      const registry = await tldWhoisServer(tld, deadline);
+      if (!registry) return undefined;
+      outcome.named = true;
+      if (!HOST_KEY.test(registry)) return undefined;
+      const answer = await ask(registry, domainQuery(registry, domain), deadline.left());
+      const record = whoisRecord(answer, log);
+      return record && { registry, answer: { [registry]: record }, text: answer.text };
     } catch (err) {
-      log.warn({ err, domain, server: registry }, 'registry WHOIS lookup failed; trying RDAP');
-      return answer;
+      // IANA or the registry failed: a WHOIS server was meant to answer.
+      outcome.named = true;
+      log.warn({ err, domain }, 'registry WHOIS lookup failed');
+      return undefined;
     }
-    const registrar = registrarServer(text);
-    if (!registrar || registrar === registry || !HOST_KEY.test(registrar)) return answer;
+  }
+
+  /** RDAP's record of `domain` at `base`; undefined when it failed (`outcome` says how). */
+  async function rdapDomain(
+    domain: string,
+    base: string,
+    deadline: Deadline,
+    outcome: { notFound: boolean; err?: unknown },
+  ): Promise<DomainSource | undefined> {
     try {
-      const record = whoisRecord(await queryWhois(registrar, domain, port43), log);
+      const { server, data } = await fetchRdap(app.upstream, bootstrap, `${base}domain/${domain}`, deadline);
+      if (!HOST_KEY.test(server)) throw new Error(`RDAP server name ${server} is not one the site shows`);
+      return { answer: { [server]: { ...data, __raw: domainText(data, domain) } } };
+    } catch (err) {
+      outcome.notFound = err instanceof RdapNotFound;
+      outcome.err = err;
+      return undefined;
+    }
+  }
+
+  /** The registry's answer and, when it names one, the registrar's, keyed by server. */
+  async function withRegistrar(
+    domain: string,
+    found: DomainSource & { registry: string; text: string },
+    deadline: Deadline,
+    log: FastifyBaseLogger,
+  ): Promise<DomainAnswer> {
+    const answer = found.answer;
+    const registrar = registrarServer(found.text);
+    if (!registrar || registrar === found.registry || !HOST_KEY.test(registrar)) return answer;
+    try {
+      const record = whoisRecord(await ask(registrar, domain, deadline.left()), log);
       if (record) answer[registrar] = record;
     } catch (err) {
       log.warn({ err, domain, server: registrar }, "registrar WHOIS lookup failed; answering with the registry's text");
@@ -126,65 +191,86 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
     return answer;
   }
 
-  async function lookupDomain(domain: string, log: FastifyBaseLogger): Promise<DomainAnswer> {
+  async function lookupDomain(domain: string, deadline: Deadline, log: FastifyBaseLogger): Promise<DomainAnswer> {
     const tld = domain.slice(domain.lastIndexOf('.') + 1);
-    // Outside the root zone no registry exists to ask: no query is spent on it.
-    if (!rootZone.has(tld) && !bootstrap.baseForTld(tld)) throw new HttpError(404, noTldServer(tld));
-    let registry: string | undefined;
-    let ianaFailed = false;
-    try {
-      registry = await tldWhoisServer(tld);
-    } catch (err) {
-      ianaFailed = true;
-      log.warn({ err, tld }, 'IANA WHOIS referral failed');
-    }
-    if (registry && HOST_KEY.test(registry)) {
-      const answer = await domainWhois(domain, registry, log);
-      if (Object.keys(answer).length > 0) return answer;
-    }
     const base = bootstrap.baseForTld(tld);
-    if (!base) {
-      throw registry || ianaFailed
-        ? new LookupFailed('no WHOIS answer and no RDAP server', { domain })
-        : new HttpError(404, noTldServer(tld));
+    // Outside the root zone no registry exists to ask: no query is spent on it.
+    if (!rootZone.has(tld) && !base) throw new HttpError(404, noTldServer(tld));
+    const whois = { named: false };
+    const rdap: { notFound: boolean; err?: unknown } = { notFound: false };
+    const found = await firstAnswer(
+      registryWhois(domain, tld, deadline, log, whois),
+      async () => (base ? rdapDomain(domain, base, deadline, rdap) : undefined),
+      base ? deadline.share(HEDGE_SHARE) : deadline,
+    );
+    if (found?.registry !== undefined && found.text !== undefined) {
+      return withRegistrar(domain, { ...found, registry: found.registry, text: found.text }, deadline, log);
     }
-    try {
-      const { server, data } = await fetchRdap(app.upstream, bootstrap, `${base}domain/${domain}`);
-      if (!HOST_KEY.test(server)) throw new Error(`RDAP server name ${server} is not one the site shows`);
-      return { [server]: { ...data, __raw: domainText(data, domain) } };
-    } catch (err) {
-      if (err instanceof RdapNotFound) throw new HttpError(404, NOT_FOUND);
-      throw new LookupFailed('RDAP lookup failed', { err, domain });
-    }
+    if (found) return found.answer;
+    if (rdap.notFound) throw new HttpError(404, NOT_FOUND);
+    if (base) throw new LookupFailed('RDAP lookup failed', { err: rdap.err, domain });
+    throw whois.named
+      ? new LookupFailed('no WHOIS answer and no RDAP server', { domain })
+      : new HttpError(404, noTldServer(tld));
   }
 
-  async function lookupIp(ip: string, log: FastifyBaseLogger): Promise<IpAnswer> {
-    const base = bootstrap.baseForIp(ip);
-    // Set when a registry said it holds nothing: a 404 then, not a failure.
-    let unregistered = false;
-    if (base) {
-      try {
-        const { data } = await fetchRdap(app.upstream, bootstrap, `${base}ip/${ip}`);
-        const raw = ipNetworkText(data);
-        if (raw) return { ...data, __raw: raw };
-        log.warn({ ip }, 'RDAP answer holds no network fields; falling back to WHOIS');
-      } catch (err) {
-        unregistered = err instanceof RdapNotFound;
-        log.warn({ err, ip }, 'RDAP lookup failed; falling back to WHOIS');
-      }
+  /** RDAP's network object for `ip` at `base`; undefined when it failed or holds no network field (`outcome` says whether the registry holds nothing). */
+  async function rdapIp(
+    ip: string,
+    base: string,
+    deadline: Deadline,
+    log: FastifyBaseLogger,
+    outcome: { unregistered: boolean },
+  ): Promise<IpAnswer | undefined> {
+    try {
+      const { data } = await fetchRdap(app.upstream, bootstrap, `${base}ip/${ip}`, deadline);
+      const raw = ipNetworkText(data);
+      if (raw) return { ...data, __raw: raw };
+      log.warn({ ip }, 'RDAP answer holds no network fields; falling back to WHOIS');
+    } catch (err) {
+      outcome.unregistered = err instanceof RdapNotFound;
+      log.warn({ err, ip }, 'RDAP lookup failed; falling back to WHOIS');
     }
+    return undefined;
+  }
+
+  /** The registry's port-43 record of `ip`: the RIR of `base`, else the server IANA refers to (none: `outcome` says so). */
+  async function whoisIp(
+    ip: string,
+    base: string | undefined,
+    deadline: Deadline,
+    log: FastifyBaseLogger,
+    outcome: { unreferred: boolean },
+  ): Promise<IpAnswer | undefined> {
     try {
       let server = base ? RIR_WHOIS[new URL(base).hostname] : undefined;
       if (!server) {
-        server = (await ianaReferral(ip)).server;
-        unregistered ||= !server;
+        server = (await ianaReferral(ip, deadline.left())).server;
+        outcome.unreferred = !server;
       }
-      const record = server ? whoisRecord(await queryWhois(server, ip, port43), log) : undefined;
-      if (record) return record;
+      return server ? whoisRecord(await ask(server, ip, deadline.left()), log) : undefined;
     } catch (err) {
       log.warn({ err, ip }, 'WHOIS lookup failed');
+      return undefined;
     }
-    throw unregistered ? new HttpError(404, NOT_FOUND) : new LookupFailed('neither RDAP nor WHOIS answered', { ip });
+  }
+
+  async function lookupIp(ip: string, deadline: Deadline, log: FastifyBaseLogger): Promise<IpAnswer> {
+    const base = bootstrap.baseForIp(ip);
+    // Set when a registry said it holds nothing: a 404 then, not a failure.
+    const rdap = { unregistered: false };
+    const whois = { unreferred: false };
+    const answer = base
+      ? await firstAnswer(
+          rdapIp(ip, base, deadline, log, rdap),
+          () => whoisIp(ip, base, deadline, log, whois),
+          deadline.share(HEDGE_SHARE),
+        )
+      : await whoisIp(ip, base, deadline, log, whois);
+    if (answer) return answer;
+    throw rdap.unregistered || whois.unreferred
+      ? new HttpError(404, NOT_FOUND)
+      : new LookupFailed('neither RDAP nor WHOIS answered', { ip });
   }
 
   app.get(
@@ -199,13 +285,14 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const q = typeof request.query.q === 'string' ? request.query.q.trim() : '';
       if (!q) throw new HttpError(400, NO_QUERY);
+      const deadline = new Deadline(app.config.UPSTREAM_TIMEOUT_MS);
       if (isIp(q)) {
         if (!isPublicIp(q)) throw new HttpError(400, NOT_PUBLIC);
-        return lookupIp(ipaddr.parse(q).toString(), request.log);
+        return lookupIp(ipaddr.parse(q).toString(), deadline, request.log);
       }
       const domain = normaliseDomain(q);
       if (!domain) throw new HttpError(400, INVALID_QUERY);
-      return lookupDomain(domain, request.log);
+      return lookupDomain(domain, deadline, request.log);
     },
   );
 };

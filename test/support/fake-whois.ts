@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
 /**
@@ -44,6 +45,12 @@ export class FakeWhois {
     this.replies.clear();
     this.queries.length = 0;
     this.connections = 0;
+  }
+
+  /** Resolves once no connection is open: every query has ended, by its answer or by its client's deadline. */
+  async idle(): Promise<void> {
+    for (const socket of this.sockets) await once(socket, 'close');
+    if (this.sockets.size > 0) await this.idle();
   }
 
   async close(): Promise<void> {

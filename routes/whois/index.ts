@@ -34,21 +34,20 @@ class LookupFailed extends UpstreamFailure {
 }
 
 const IANA_WHOIS = 'whois.iana.org';
+const TLD_CACHE_MS = 24 * 60 * 60 * 1000;
+// Above the root zone's 1,438 TLDs, so a day's lookups never evict a live
+// entry; a hard bound whatever a refreshed TLD list holds.
+export const TLD_CACHE_MAX = 2048;
 // A source with a fallback after it (RDAP for an address, the registry's
 // WHOIS for a domain) has this share of the chain's deadline to itself; past
 // it the fallback runs beside it and the first answer wins.
 const HEDGE_SHARE = 0.5;
 
-/** One source's record of a domain; from the registry's WHOIS, with the server and text its registrar line is read from. */
+/** One source's record of a domain; the registry's WHOIS also gives its server and text, where a registrar line is read. */
 interface DomainSource {
   answer: DomainAnswer;
-  registry?: string;
-  text?: string;
+  registry?: { server: string; text: string };
 }
-const TLD_CACHE_MS = 24 * 60 * 60 * 1000;
-// Above the root zone's 1,438 TLDs, so a day's lookups never evict a live
-// entry; a hard bound whatever a refreshed TLD list holds.
-export const TLD_CACHE_MAX = 2048;
 
 // Each regional registry's port-43 server, keyed by the host of its RDAP base
 // URL in the bootstrap files; an address outside them asks IANA for a referral.
@@ -145,7 +144,7 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
       if (!HOST_KEY.test(registry)) return undefined;
       const answer = await ask(registry, domainQuery(registry, domain), deadline.left());
       const record = whoisRecord(answer, log);
-      return record && { registry, answer: { [registry]: record }, text: answer.text };
+      return record && { answer: { [registry]: record }, registry: { server: registry, text: answer.text } };
     } catch (err) {
       // IANA or the registry failed: a WHOIS server was meant to answer.
       outcome.named = true;
@@ -175,13 +174,13 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
   /** The registry's answer and, when it names one, the registrar's, keyed by server. */
   async function withRegistrar(
     domain: string,
-    found: DomainSource & { registry: string; text: string },
+    answer: DomainAnswer,
+    registry: { server: string; text: string },
     deadline: Deadline,
     log: FastifyBaseLogger,
   ): Promise<DomainAnswer> {
-    const answer = found.answer;
-    const registrar = registrarServer(found.text);
-    if (!registrar || registrar === found.registry || !HOST_KEY.test(registrar)) return answer;
+    const registrar = registrarServer(registry.text);
+    if (!registrar || registrar === registry.server || !HOST_KEY.test(registrar)) return answer;
     try {
       const record = whoisRecord(await ask(registrar, domain, deadline.left()), log);
       if (record) answer[registrar] = record;
@@ -203,9 +202,7 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
       async () => (base ? rdapDomain(domain, base, deadline, rdap) : undefined),
       base ? deadline.share(HEDGE_SHARE) : deadline,
     );
-    if (found?.registry !== undefined && found.text !== undefined) {
-      return withRegistrar(domain, { ...found, registry: found.registry, text: found.text }, deadline, log);
-    }
+    if (found?.registry) return withRegistrar(domain, found.answer, found.registry, deadline, log);
     if (found) return found.answer;
     if (rdap.notFound) throw new HttpError(404, NOT_FOUND);
     if (base) throw new LookupFailed('RDAP lookup failed', { err: rdap.err, domain });

@@ -126,3 +126,17 @@ test('a registry that hangs hands the domain to RDAP at half the deadline', asyn
   assert.deepEqual(Object.keys(JSON.parse(answer.body)), ['rdap.verisign.com']);
   assert.ok(answer.ms < DEADLINE_MS / 2 + 2000, `answered in ${Math.round(answer.ms)} ms (before: 8 s)`);
 });
+
+test("a domain whose servers all answer after 5 s, its TLD referral cached: the registry's text by the deadline", async (t) => {
+  whois.on('com', IANA_COM);
+  const get = await api(t);
+  // The first lookup of .com keeps IANA's referral, as a day of lookups does.
+  await get('/api/whois?q=example.com');
+  whois.on('domain google.com', { text: GOOGLE_REGISTRY, delayMs: SLOW_MS });
+  whois.on('google.com', { text: 'Domain Name: google.com\r\n', delayMs: SLOW_MS });
+  fake.on('GET', 'rdap.verisign.com', RDAP_COM, { delayMs: SLOW_MS, json: {} });
+  const answer = await get('/api/whois?q=google.com');
+  assert.equal(answer.statusCode, 200);
+  assert.deepEqual(Object.keys(JSON.parse(answer.body)), ['whois.verisign-grs.com']);
+  assertWithinDeadline(answer, '15 s');
+});

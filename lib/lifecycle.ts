@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { endsWithin } from './deadline.js';
 
 // The spec's start-up order; listening comes after the last phase.
 export const BOOT_PHASES = ['geo-databases', 'asn-datasets', 'service-status', 'background'] as const;
@@ -29,19 +30,6 @@ export interface BootStep {
    * start-up waits for the step to end.
    */
   waitAtMostMs?: number;
-}
-
-/** Whether `work` ends within `ms` (it runs on either way); rejects as `work` does when it fails in time. */
-async function endsWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([work.then(() => true as const), late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

@@ -13,6 +13,8 @@ export interface MemoryCacheOptions<K extends {}, V extends {}> {
   /** With `sizeOf`: the most bytes the entries may take together; an entry larger than this is not kept. */
   maxBytes?: number;
   sizeOf?: (value: V, key: K) => number;
+  /** How long a loaded answer is kept, when that depends on the answer (a failure kept briefly, say); else `ttlMs`. */
+  ttlOf?: (value: V) => number;
 }
 
 /**
@@ -32,11 +34,19 @@ export function memoryCache<K extends {}, V extends {}>({
   load,
   maxBytes,
   sizeOf,
+  ttlOf,
 }: MemoryCacheOptions<K, V>): LRUCache<K, V> {
   return new LRUCache<K, V>({
     max,
     ttl: ttlMs,
-    fetchMethod: load && ((key) => load(key)),
+    fetchMethod:
+      load &&
+      (async (key, _stale, { options }) => {
+        const value = await load(key);
+        // lru-cache stores a fetched value with these options once this resolves.
+        if (value !== undefined && ttlOf) options.ttl = ttlOf(value);
+        return value;
+      }),
     ...(maxBytes !== undefined && sizeOf && { maxSize: maxBytes, sizeCalculation: sizeOf }),
   });
 }

@@ -6,7 +6,7 @@ import { upstreamTopology, type NodeType } from '../../datasets/asn/topology.js'
 import { ErrorAnswers } from '../../schemas/error-body.js';
 import { Nullable } from '../../schemas/nullable.js';
 import { StringEnum } from './string-enum.js';
-import { orgNames } from './org-names.js';
+import { cacheWhenComplete, type OrgNames } from './org-names.js';
 
 const NODE_TYPES: readonly NodeType[] = ['origin', 'origin-tier1', 'tier1', 'intermediate'];
 
@@ -19,10 +19,11 @@ const Connectivity = Type.Object({
 const Query = Type.Object({ asn: guarded(asnGuard) });
 type ConnectivityBody = Static<typeof Connectivity>;
 
-const TTL = 30 * 24 * 60 * 60;
-
 /** GET /api/asn-connectivity?asn=: the upstream graph toward the Tier-1s, from the local AS-relationship snapshot. */
-const connectivity: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, { datasets }) => {
+const connectivity: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets; orgNames: OrgNames }> = async (
+  app,
+  { datasets, orgNames },
+) => {
   app.get(
     '/asn-connectivity',
     { schema: { querystring: Query, response: { 200: Connectivity, ...ErrorAnswers } } },
@@ -33,12 +34,9 @@ const connectivity: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async
       if (!graph) return { origin, nodes: [], edges: [] };
       const topology = upstreamTopology(graph, origin);
       const asns = topology.nodes.map((n) => n.asn);
-      const names = await orgNames(
-        { upstream: app.upstream, sourceApp: app.config.ROUTING_SOURCE_APP, datasets, failures: request },
-        asns,
-      );
-      const nodes = topology.nodes.map((n, i) => ({ asn: n.asn, type: n.type, name: names[i] ?? null }));
-      reply.header('cache-control', `public, max-age=${TTL}`);
+      const answer = await orgNames.names(asns);
+      const nodes = topology.nodes.map((n, i) => ({ asn: n.asn, type: n.type, name: answer.names[i] ?? null }));
+      cacheWhenComplete(reply, answer);
       return { origin, nodes, edges: topology.edges };
     },
   );

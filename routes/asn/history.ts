@@ -4,9 +4,8 @@ import { prefixGuard } from '../../schemas/guards.js';
 import { isTimeout, UpstreamFailed, UpstreamTimeout } from '../../lib/http-error.js';
 import { ErrorAnswers } from '../../schemas/error-body.js';
 import { Nullable } from '../../schemas/nullable.js';
-import type { AsnDatasets } from '../../datasets/asn/store.js';
 import { historyRows, type RipeOrigin } from './history-rows.js';
-import { orgNames } from './org-names.js';
+import { cacheWhenComplete, type OrgNames } from './org-names.js';
 
 const HISTORY_TTL = 30 * 24 * 60 * 60;
 
@@ -32,14 +31,11 @@ type HistoryBody = Static<typeof History>;
 const MIN_PEERS_SEEING = '30';
 
 /** GET /api/asn-history?prefix=: the origin ASes that announced a prefix over time (RIPEstat routing-history). */
-const history: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, { datasets }) => {
+const history: FastifyPluginAsyncTypebox<{ orgNames: OrgNames }> = async (app, { orgNames }) => {
   app.get(
     '/asn-history',
-    {
-      schema: { querystring: Query, response: { 200: History, ...ErrorAnswers } },
-      config: { cacheTtl: HISTORY_TTL },
-    },
-    async (request): Promise<HistoryBody> => {
+    { schema: { querystring: Query, response: { 200: History, ...ErrorAnswers } } },
+    async (request, reply): Promise<HistoryBody> => {
       // The prefix guard has already checked it (plugins/guards.ts).
       const { prefix } = request.query;
       const params = new URLSearchParams({
@@ -69,11 +65,9 @@ const history: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app
         throw new UpstreamFailed('routing-history answered without data.by_origin', { prefix });
       }
       const rows = historyRows(origins as RipeOrigin[]);
-      const names = await orgNames(
-        { upstream: app.upstream, sourceApp: app.config.ROUTING_SOURCE_APP, datasets, failures: request },
-        rows.map((r) => Number(r.asn)),
-      );
-      rows.forEach((row, i) => (row.org = names[i] ?? null));
+      const answer = await orgNames.names(rows.map((r) => Number(r.asn)));
+      rows.forEach((row, i) => (row.org = answer.names[i] ?? null));
+      cacheWhenComplete(reply, answer);
       return { prefix, history: rows };
     },
   );

@@ -4,6 +4,7 @@ import { fromAppRoot } from '../../lib/app-root.js';
 import radar from './radar.js';
 import history from './history.js';
 import connectivity from './connectivity.js';
+import { OrgNames } from './org-names.js';
 
 /**
  * ASN and BGP: /api/asn-radar, /api/asn-history, /api/asn-connectivity, and
@@ -29,8 +30,16 @@ const asn: FastifyPluginAsyncTypebox = async (app) => {
   app.readiness.addDataset('asRelationships', () => datasets.status('relationships'));
   app.readiness.addDataset('asOrganisations', () => datasets.status('organisations'));
   await app.register(radar, { datasets });
-  await app.register(history, { datasets });
-  await app.register(connectivity, { datasets });
+  // One for both routes, so a name one of them looked up serves the other.
+  const orgNames = new OrgNames({
+    upstream: app.upstream,
+    sourceApp: app.config.ROUTING_SOURCE_APP,
+    datasets,
+    log: app.log,
+    signal: app.lifecycle.stopping,
+  });
+  await app.register(history, { orgNames });
+  await app.register(connectivity, { datasets, orgNames });
 };
 
 export default asn;

@@ -1,18 +1,59 @@
-import type { FailureLog } from '../../plugins/failure-log.js';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { Upstream } from '../../lib/upstream.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
+import { memoryCache } from '../../lib/memory-cache.js';
+import { endsWithin } from '../../lib/deadline.js';
 
 // RIPEstat is asked only for names the local snapshot lacks, and at most this
 // many per answer, so one request never fans out into dozens of lookups.
 const MAX_NAME_LOOKUPS = 10;
-// A holder's name changes rarely; the routes that show names keep their answers 30 days too.
-const NAME_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * How long an answer waits for the names RIPEstat is asked for. The names
+ * are optional and RIPEstat often takes 10–20 s: the graph or the history is
+ * answered with the names it has by then, and a lookup still running fills
+ * the cache for the next request.
+ */
+export const NAME_WAIT_MS = 1000;
+
+/** Seconds the ASN routes' answers may be kept (the spec's 30 days); a name RIPEstat gave, or its answer naming nobody, is kept as long. */
+export const ANSWER_TTL_S = 30 * 24 * 60 * 60;
+const NAME_TTL_MS = ANSWER_TTL_S * 1000;
+// A failed lookup is kept for a minute: a registry that is down or slow is
+// then asked once a minute per missing name instead of once per visitor, and a
+// passing fault costs a name for at most that minute.
+export const FAILED_NAME_TTL_MS = 60 * 1000;
+// Far above the ASes a month of answers names past the local snapshot; a hard bound whatever is asked.
+const NAME_CACHE_MAX = 10_000;
+
+interface Lookup {
+  name: string | null;
+  failed: boolean;
+}
 
 export interface OrgNameSource {
   upstream: Upstream;
   sourceApp: string;
   datasets: AsnDatasets;
-  failures: FailureLog;
+  log: FastifyBaseLogger;
+  /** Aborts the lookups still running when the service stops. */
+  signal: AbortSignal;
+}
+
+export interface OrgNamesAnswer {
+  /** One per AS asked, in the same order; null where no name is known (yet). */
+  names: Array<string | null>;
+  /** False when a lookup failed or was still running: the answer is not one to keep for a month. */
+  complete: boolean;
+}
+
+/**
+ * Marks an answer cacheable for ANSWER_TTL_S when every name in it is final;
+ * one missing because RIPEstat failed or was late may be there on the next
+ * request, so that answer stays no-store.
+ */
+export function cacheWhenComplete(reply: FastifyReply, { complete }: OrgNamesAnswer): void {
+  if (complete) reply.header('cache-control', `public, max-age=${ANSWER_TTL_S}`);
 }
 
 /** RIPEstat's `holder` is "HANDLE - Organisation name"; the organisation name alone reads better. */
@@ -23,37 +64,63 @@ function orgFromHolder(holder: unknown): string | null {
   return name || null;
 }
 
-/** RIPEstat as-overview's organisation for one AS; null when the lookup fails (logged) or names nobody. */
-async function ripeOrgName(source: OrgNameSource, asn: number): Promise<string | null> {
-  try {
-    const params = new URLSearchParams({ resource: `AS${asn}`, sourceapp: source.sourceApp });
-    const body = await source.upstream.okJson<{ data?: { holder?: unknown } }>(
-      `https://stat.ripe.net/data/as-overview/data.json?${params}`,
-      { keepForMs: NAME_KEEP_MS },
-    );
-    return orgFromHolder(body?.data?.holder);
-  } catch (err) {
-    source.failures.logUpstreamFailure({ err, asn }, 'as-overview lookup failed');
-    return null;
-  }
-}
-
 /**
- * Organisation names for `asns`, in the same order: the local AS-organisation
- * snapshot first, then RIPEstat as-overview for the first MAX_NAME_LOOKUPS
- * the snapshot lacks; the rest stay null.
+ * Organisation names for the ASN routes: the local AS-organisation snapshot
+ * first, then RIPEstat as-overview for the first MAX_NAME_LOOKUPS the
+ * snapshot lacks, each lookup shared by every request waiting for it and its
+ * outcome kept (NAME_TTL_MS, FAILED_NAME_TTL_MS).
  */
-export async function orgNames(source: OrgNameSource, asns: readonly number[]): Promise<Array<string | null>> {
-  const orgs = source.datasets.orgs;
-  const names: Array<string | null> = [];
-  const lookups: Array<Promise<void>> = [];
-  for (let i = 0; i < asns.length; i++) {
-    const local = orgs?.name(asns[i]!);
-    names.push(local ?? null);
-    if (local === undefined && lookups.length < MAX_NAME_LOOKUPS) {
-      lookups.push(ripeOrgName(source, asns[i]!).then((name) => void (names[i] = name)));
+export class OrgNames {
+  private readonly lookups = memoryCache<number, Lookup>({
+    max: NAME_CACHE_MAX,
+    ttlMs: NAME_TTL_MS,
+    load: (asn) => this.ripeOrgName(asn),
+    ttlOf: (lookup) => (lookup.failed ? FAILED_NAME_TTL_MS : NAME_TTL_MS),
+  });
+
+  constructor(private readonly source: OrgNameSource) {}
+
+  /** The names of `asns` found within NAME_WAIT_MS; the lookups not done by then go on for the next request. */
+  async names(asns: readonly number[]): Promise<OrgNamesAnswer> {
+    const orgs = this.source.datasets.orgs;
+    const names: Array<string | null> = [];
+    const pending: Array<Promise<void>> = [];
+    let complete = true;
+    for (let i = 0; i < asns.length; i++) {
+      const local = orgs?.name(asns[i]!);
+      names.push(local ?? null);
+      if (local !== undefined) continue;
+      if (pending.length >= MAX_NAME_LOOKUPS) continue;
+      pending.push(
+        this.lookups.fetch(asns[i]!).then(
+          (lookup) => {
+            names[i] = lookup?.name ?? null;
+            if (!lookup || lookup.failed) complete = false;
+          },
+          // Only an entry dropped while its lookup ran (evicted by a flood of others); its name stays null.
+          () => void (complete = false),
+        ),
+      );
+    }
+    if (pending.length === 0) return { names, complete };
+    if (!(await endsWithin(Promise.all(pending), NAME_WAIT_MS))) complete = false;
+    // A copy: a lookup that ends after the wait must not change an answer already given.
+    return { names: [...names], complete };
+  }
+
+  /** RIPEstat as-overview's organisation for one AS; a failure is logged once per lookup and kept briefly. */
+  private async ripeOrgName(asn: number): Promise<Lookup> {
+    const { upstream, sourceApp, log, signal } = this.source;
+    try {
+      const params = new URLSearchParams({ resource: `AS${asn}`, sourceapp: sourceApp });
+      const body = await upstream.okJson<{ data?: { holder?: unknown } }>(
+        `https://stat.ripe.net/data/as-overview/data.json?${params}`,
+        { signal },
+      );
+      return { name: orgFromHolder(body?.data?.holder), failed: false };
+    } catch (err) {
+      if (!signal.aborted) log.warn({ err, asn }, 'as-overview lookup failed');
+      return { name: null, failed: true };
     }
   }
-  if (lookups.length > 0) await Promise.all(lookups);
-  return names;
 }

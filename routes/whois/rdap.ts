@@ -1,4 +1,5 @@
 import type { Upstream } from '../../lib/upstream.js';
+import type { Deadline } from '../../lib/deadline.js';
 import type { RdapBootstrap } from '../../datasets/rdap/bootstrap.js';
 import { HostRefused, refusedWithoutLookup } from './public-host.js';
 
@@ -27,15 +28,23 @@ export interface RdapAnswer {
  * bootstrap files, at most twice; every other failure throws. A URL whose
  * host no public server can have (a special-use name, a single label, an IP
  * literal outside public space) is refused before any request, even when a
- * bootstrap file lists it.
+ * bootstrap file lists it. Every hop, body included, ends by `deadline`.
  */
-export async function fetchRdap(upstream: Upstream, bootstrap: RdapBootstrap, url: string): Promise<RdapAnswer> {
+export async function fetchRdap(
+  upstream: Upstream,
+  bootstrap: RdapBootstrap,
+  url: string,
+  deadline: Deadline,
+): Promise<RdapAnswer> {
   let target = url;
   for (let hop = 0; ; hop++) {
     const host = new URL(target).hostname;
     const refused = refusedWithoutLookup(host);
     if (refused) throw new HostRefused(host, refused);
-    const res = await upstream.request(target, { headers: { accept: 'application/rdap+json' } });
+    const res = await upstream.request(target, {
+      headers: { accept: 'application/rdap+json' },
+      timeoutMs: deadline.left(),
+    });
     if (REDIRECTS.has(res.status)) {
       res.body.destroy();
       const location = typeof res.headers.location === 'string' ? new URL(res.headers.location, target).href : '';

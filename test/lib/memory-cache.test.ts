@@ -48,3 +48,19 @@ test('memoryCache load: concurrent fetches of one key share one call; an undefin
   assert.equal(await cache.fetch('k'), 'found');
   assert.deepEqual(calls, ['k', 'k']);
 });
+
+test('memoryCache ttlOf: a loaded answer is kept for the time its own value says', async () => {
+  const cache = memoryCache<string, { failed: boolean }>({
+    max: 10,
+    ttlMs: 60_000,
+    load: async (key) => ({ failed: key.startsWith('bad') }),
+    ttlOf: (value) => (value.failed ? 5 : 60_000),
+  });
+  await cache.fetch('good');
+  await cache.fetch('bad');
+  assert.equal(cache.getRemainingTTL('bad') <= 5, true);
+  // Any wait past the short ttl will do; a busy machine only makes it longer.
+  await sleep(30);
+  assert.equal(cache.has('bad'), false);
+  assert.equal(cache.has('good'), true);
+});

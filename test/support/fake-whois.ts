@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
 /**
@@ -16,6 +17,10 @@ export class FakeWhois {
   readonly queries: string[] = [];
   /** Every connection accepted, whether or not it sent a query line. */
   connections = 0;
+  /** Holds every answer back this long: a server that is slow rather than down. */
+  slowdownMs = 0;
+  /** When set, every query hangs: a server that accepts and never answers. */
+  hangsAll = false;
   private readonly replies = new Map<string, WhoisReply>();
   private readonly sockets = new Set<Socket>();
 
@@ -46,6 +51,12 @@ export class FakeWhois {
     this.connections = 0;
   }
 
+  /** Resolves once no connection is open: every query has ended, by its answer or by its client's deadline. */
+  async idle(): Promise<void> {
+    for (const socket of this.sockets) await once(socket, 'close');
+    if (this.sockets.size > 0) await this.idle();
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -63,7 +74,10 @@ export class FakeWhois {
       if (end < 0) return;
       const query = received.slice(0, end);
       this.queries.push(query);
-      this.answer(socket, this.replies.get(query.toLowerCase()) ?? `No match for "${query.toUpperCase()}".\r\n`);
+      if (this.hangsAll) return;
+      const reply = this.replies.get(query.toLowerCase()) ?? `No match for "${query.toUpperCase()}".\r\n`;
+      const text = typeof reply === 'string' ? reply : reply.text;
+      this.answer(socket, this.slowdownMs ? { text, delayMs: this.slowdownMs } : reply);
     });
   }
 

@@ -37,6 +37,7 @@ const asn: FastifyPluginAsyncTypebox = async (app) => {
     datasets,
     log: app.log,
     signal: app.lifecycle.stopping,
+    failureMs: app.config.UPSTREAM_FAILURE_MEMORY_MS,
   });
   await app.register(history, { orgNames });
   await app.register(connectivity, { datasets, orgNames });

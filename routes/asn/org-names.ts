@@ -19,10 +19,6 @@ export const NAME_WAIT_MS = 1000;
 /** Seconds the ASN routes' answers may be kept (the spec's 30 days); a name RIPEstat gave, or its answer naming nobody, is kept as long. */
 export const ANSWER_TTL_S = 30 * 24 * 60 * 60;
 const NAME_TTL_MS = ANSWER_TTL_S * 1000;
-// A failed lookup is kept for a minute: a registry that is down or slow is
-// then asked once a minute per missing name instead of once per visitor, and a
-// passing fault costs a name for at most that minute.
-export const FAILED_NAME_TTL_MS = 60 * 1000;
 // Far above the ASes a month of answers names past the local snapshot; a hard bound whatever is asked.
 const NAME_CACHE_MAX = 10_000;
 
@@ -38,6 +34,8 @@ export interface OrgNameSource {
   log: FastifyBaseLogger;
   /** Aborts the lookups still running when the service stops. */
   signal: AbortSignal;
+  /** How long a failed lookup is kept: UPSTREAM_FAILURE_MEMORY_MS, as for every shared upstream lookup. */
+  failureMs: number;
 }
 
 export interface OrgNamesAnswer {
@@ -68,17 +66,20 @@ function orgFromHolder(holder: unknown): string | null {
  * Organisation names for the ASN routes: the local AS-organisation snapshot
  * first, then RIPEstat as-overview for the first MAX_NAME_LOOKUPS the
  * snapshot lacks, each lookup shared by every request waiting for it and its
- * outcome kept (NAME_TTL_MS, FAILED_NAME_TTL_MS).
+ * outcome kept (NAME_TTL_MS, a failure `failureMs`).
  */
 export class OrgNames {
-  private readonly lookups = memoryCache<number, Lookup>({
-    max: NAME_CACHE_MAX,
-    ttlMs: NAME_TTL_MS,
-    load: (asn) => this.ripeOrgName(asn),
-    ttlOf: (lookup) => (lookup.failed ? FAILED_NAME_TTL_MS : NAME_TTL_MS),
-  });
+  private readonly lookups;
 
-  constructor(private readonly source: OrgNameSource) {}
+  constructor(private readonly source: OrgNameSource) {
+    this.lookups = memoryCache<number, Lookup>({
+      max: NAME_CACHE_MAX,
+      ttlMs: NAME_TTL_MS,
+      load: (asn) => this.ripeOrgName(asn),
+      // A failure kept 0 ms would be kept for good by the cache: at least one millisecond.
+      ttlOf: (lookup) => (lookup.failed ? Math.max(1, source.failureMs) : NAME_TTL_MS),
+    });
+  }
 
   /** The names of `asns` found within NAME_WAIT_MS; the lookups not done by then go on for the next request. */
   async names(asns: readonly number[]): Promise<OrgNamesAnswer> {

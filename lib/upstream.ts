@@ -70,11 +70,13 @@ export interface CallOptions {
 // that needs more says so with `maxBytes`, and why.
 export const UPSTREAM_MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-// What the shared answers may hold: thousands of geo and name answers of a
-// few hundred bytes, or a few hundred static maps of about 100 KB; an answer
-// over the byte bound is never kept.
-const SHARED_MAX_ENTRIES = 10_000;
-const SHARED_MAX_BYTES = 32 * 1024 * 1024;
+// What each upstream host's shared answers may hold: thousands of geo or name
+// answers of a few hundred bytes, or some eighty static maps of about 100 KB;
+// an answer over the byte bound is never kept. Per host, so answers that
+// visitors' questions multiply (maps, addresses) never push out another
+// upstream's few (a rate-limited GitHub's star count, the probe list).
+const SHARED_MAX_ENTRIES = 5_000;
+const SHARED_MAX_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_FAILURE_MEMORY_MS = 30_000;
 
 export interface UpstreamResponse {
@@ -147,7 +149,8 @@ export class Upstream {
   private readonly resolvesNames: boolean;
   private readonly logger?: Logger;
   private readonly observe?: UpstreamSettings['observe'];
-  private readonly shared: SharedLookups<UpstreamBytes>;
+  private readonly shared = new Map<string, SharedLookups<UpstreamBytes>>();
+  private readonly failureMemoryMs: number;
   private defaultKeepForMs?: number;
 
   constructor(settings: UpstreamSettings) {
@@ -160,12 +163,22 @@ export class Upstream {
     this.resolvesNames = !settings.dispatcher;
     this.logger = settings.logger;
     this.observe = settings.observe;
-    this.shared = new SharedLookups<UpstreamBytes>({
-      maxEntries: SHARED_MAX_ENTRIES,
-      maxBytes: SHARED_MAX_BYTES,
-      failureMs: settings.failureMemoryMs ?? DEFAULT_FAILURE_MEMORY_MS,
-      sizeOf: (answer) => answer.bytes.length,
-    });
+    this.failureMemoryMs = settings.failureMemoryMs ?? DEFAULT_FAILURE_MEMORY_MS;
+  }
+
+  /** The shared answers of one upstream host, in bounds of their own. */
+  private sharedFor(host: string): SharedLookups<UpstreamBytes> {
+    let shared = this.shared.get(host);
+    if (!shared) {
+      shared = new SharedLookups<UpstreamBytes>({
+        maxEntries: SHARED_MAX_ENTRIES,
+        maxBytes: SHARED_MAX_BYTES,
+        failureMs: this.failureMemoryMs,
+        sizeOf: (answer) => answer.bytes.length,
+      });
+      this.shared.set(host, shared);
+    }
+    return shared;
   }
 
   /**
@@ -267,8 +280,10 @@ export class Upstream {
     const method = options.method ?? 'GET';
     const keepForMs = options.keepForMs ?? this.defaultKeepForMs;
     if (keepForMs === undefined || options.signal || method !== 'GET') return this.fetchBytes(url, options);
-    // The parse is part of the question: a json() answer is not a bytes() one.
-    const key = `${parse ? 'parsed' : 'bytes'} ${options.shareAs ?? url} ${JSON.stringify(options.headers ?? {})}`;
+    // The parse is part of the question: a json() answer is not a bytes() one; so are the bounds the
+    // call sets, since a shorter timeout or a smaller body cap can fail where the caller's would not.
+    const bounds = `${options.timeoutMs ?? this.timeoutMs} ${options.maxBytes ?? UPSTREAM_MAX_BODY_BYTES}`;
+    const key = `${parse ? 'parsed' : 'bytes'} ${bounds} ${options.shareAs ?? url} ${JSON.stringify(options.headers ?? {})}`;
     const unusable = new WeakSet<UpstreamBytes>();
     const load = async () => {
       const answer = await this.fetchBytes(url, options);
@@ -277,7 +292,7 @@ export class Upstream {
       return answer;
     };
     const isFailure = (answer: UpstreamBytes) => answer.status < 200 || answer.status >= 300 || unusable.has(answer);
-    return this.shared.run(key, keepForMs, load, isFailure);
+    return this.sharedFor(hostOf(url)).run(key, keepForMs, load, isFailure);
   }
 
   private async fetchBytes(url: string, options: CallOptions): Promise<UpstreamBytes> {

@@ -4,6 +4,10 @@ import { FailureDigest } from '../lib/failure-digest.js';
 import type { LogFields } from '../lib/http-error.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** For a lookup shared by many requests and outliving them (the AS organisation names): its own route name. */
+    failuresOf(route: string): FailureLog;
+  }
   interface FastifyRequest {
     /**
      * Logs an upstream's failure met while answering this request: the one way
@@ -28,6 +32,9 @@ export default fp(
     app.decorateRequest('logUpstreamFailure', function (this: FastifyRequest, fields: LogFields, msg: string) {
       digest.report(this.log, this.routeOptions.url ?? this.url, fields, msg);
     });
+    app.decorate('failuresOf', (route: string): FailureLog => ({
+      logUpstreamFailure: (fields: LogFields, msg: string) => digest.report(app.log, route, fields, msg),
+    }));
   },
   { name: 'failure-log' },
 );

@@ -5,7 +5,7 @@ import { isTimeout, UpstreamFailed, UpstreamTimeout } from '../../lib/http-error
 import { ErrorAnswers } from '../../schemas/error-body.js';
 import { Nullable } from '../../schemas/nullable.js';
 import { historyRows, type RipeOrigin } from './history-rows.js';
-import { cacheWhenComplete, type OrgNames } from './org-names.js';
+import { cacheWhenComplete, NAME_WAIT_MS, type OrgNames } from './org-names.js';
 
 const HISTORY_TTL = 30 * 24 * 60 * 60;
 
@@ -37,6 +37,7 @@ const history: FastifyPluginAsyncTypebox<{ orgNames: OrgNames }> = async (app, {
     { schema: { querystring: Query, response: { 200: History, ...ErrorAnswers } } },
     async (request, reply): Promise<HistoryBody> => {
       // The prefix guard has already checked it (plugins/guards.ts).
+      const started = performance.now();
       const { prefix } = request.query;
       const params = new URLSearchParams({
         resource: prefix,
@@ -65,7 +66,12 @@ const history: FastifyPluginAsyncTypebox<{ orgNames: OrgNames }> = async (app, {
         throw new UpstreamFailed('routing-history answered without data.by_origin', { prefix });
       }
       const rows = historyRows(origins as RipeOrigin[]);
-      const answer = await orgNames.names(rows.map((r) => Number(r.asn)));
+      // The optional names get at most what the one upstream deadline has left after the history.
+      const left = app.config.UPSTREAM_TIMEOUT_MS - (performance.now() - started);
+      const answer = await orgNames.names(
+        rows.map((r) => Number(r.asn)),
+        Math.min(NAME_WAIT_MS, left),
+      );
       rows.forEach((row, i) => (row.org = answer.names[i] ?? null));
       cacheWhenComplete(reply, answer);
       return { prefix, history: rows };

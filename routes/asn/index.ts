@@ -35,7 +35,7 @@ const asn: FastifyPluginAsyncTypebox = async (app) => {
     upstream: app.upstream,
     sourceApp: app.config.ROUTING_SOURCE_APP,
     datasets,
-    log: app.log,
+    failures: app.failuresOf('AS organisation names'),
     signal: app.lifecycle.stopping,
     failureMs: app.config.UPSTREAM_FAILURE_MEMORY_MS,
   });

@@ -1,4 +1,5 @@
-import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { FailureLog } from '../../plugins/failure-log.js';
 import type { Upstream } from '../../lib/upstream.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 import { memoryCache } from '../../lib/memory-cache.js';
@@ -31,7 +32,8 @@ export interface OrgNameSource {
   upstream: Upstream;
   sourceApp: string;
   datasets: AsnDatasets;
-  log: FastifyBaseLogger;
+  /** Where a failed lookup is reported: the failure digest, as every upstream failure at request time. */
+  failures: FailureLog;
   /** Aborts the lookups still running when the service stops. */
   signal: AbortSignal;
   /** How long a failed lookup is kept: UPSTREAM_FAILURE_MEMORY_MS, as for every shared upstream lookup. */
@@ -81,17 +83,26 @@ export class OrgNames {
     });
   }
 
-  /** The names of `asns` found within NAME_WAIT_MS; the lookups not done by then go on for the next request. */
-  async names(asns: readonly number[]): Promise<OrgNamesAnswer> {
+  /**
+   * The names of `asns` found within `waitMs` (NAME_WAIT_MS, or less when the
+   * request's deadline leaves less); the lookups not done by then go on for
+   * the next request.
+   */
+  async names(asns: readonly number[], waitMs = NAME_WAIT_MS): Promise<OrgNamesAnswer> {
     const orgs = this.source.datasets.orgs;
     const names: Array<string | null> = [];
     const pending: Array<Promise<void>> = [];
-    let complete = true;
+    // Without the snapshot (still loading at start-up) a missing name may be there later: not final.
+    let complete = orgs !== undefined;
     for (let i = 0; i < asns.length; i++) {
       const local = orgs?.name(asns[i]!);
       names.push(local ?? null);
       if (local !== undefined) continue;
-      if (pending.length >= MAX_NAME_LOOKUPS) continue;
+      if (pending.length >= MAX_NAME_LOOKUPS) {
+        // Past the lookups one answer may spend, a name is left out: not one to keep for a month.
+        complete = false;
+        continue;
+      }
       pending.push(
         this.lookups.fetch(asns[i]!).then(
           (lookup) => {
@@ -104,14 +115,14 @@ export class OrgNames {
       );
     }
     if (pending.length === 0) return { names, complete };
-    if (!(await endsWithin(Promise.all(pending), NAME_WAIT_MS))) complete = false;
+    if (!(await endsWithin(Promise.all(pending), Math.max(0, waitMs)))) complete = false;
     // A copy: a lookup that ends after the wait must not change an answer already given.
     return { names: [...names], complete };
   }
 
   /** RIPEstat as-overview's organisation for one AS; a failure is logged once per lookup and kept briefly. */
   private async ripeOrgName(asn: number): Promise<Lookup> {
-    const { upstream, sourceApp, log, signal } = this.source;
+    const { upstream, sourceApp, failures, signal } = this.source;
     try {
       const params = new URLSearchParams({ resource: `AS${asn}`, sourceapp: sourceApp });
       const body = await upstream.okJson<{ data?: { holder?: unknown } }>(
@@ -120,7 +131,7 @@ export class OrgNames {
       );
       return { name: orgFromHolder(body?.data?.holder), failed: false };
     } catch (err) {
-      if (!signal.aborted) log.warn({ err, asn }, 'as-overview lookup failed');
+      if (!signal.aborted) failures.logUpstreamFailure({ err, asn }, 'as-overview lookup failed');
       return { name: null, failed: true };
     }
   }

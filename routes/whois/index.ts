@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { RdapBootstrap } from '../../datasets/rdap/bootstrap.js';
 import { RootZoneTlds } from '../../datasets/tlds/root-zone-tlds.js';
@@ -36,7 +37,7 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
   app.lifecycle.onStop('tld-list-refresh', () => rootZone.stop());
   app.readiness.addDataset('tldList', () => rootZone.status());
 
-  const { lookupIp, lookupDomain } = whoisLookups({
+  const { lookupIp, lookupDomain, isPartial } = whoisLookups({
     upstream: app.upstream,
     bootstrap,
     rootZone,
@@ -54,6 +55,13 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
     sizeOf: (answer) => JSON.stringify(answer).length,
   });
 
+  // A day in a shared cache for a whole answer (the spec's TTL); one cut short is no-store, as the shared
+  // answers keep it only as long as a failure.
+  const cacheable = <A extends object>(reply: FastifyReply, answer: A): A => {
+    reply.header('cache-control', isPartial(answer) ? 'no-store' : `public, max-age=${WHOIS_TTL}`);
+    return answer;
+  };
+
   app.get(
     '/whois',
     {
@@ -61,20 +69,30 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({ q: Type.Optional(Type.Unknown()) }),
         response: { 200: WhoisResponse, ...ErrorAnswers },
       },
-      config: { cacheTtl: WHOIS_TTL },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = typeof request.query.q === 'string' ? request.query.q.trim() : '';
       if (!q) throw new HttpError(400, NO_QUERY);
       const deadline = new Deadline(app.config.UPSTREAM_TIMEOUT_MS);
       if (isIp(q)) {
         if (!isPublicIp(q)) throw new HttpError(400, NOT_PUBLIC);
         const ip = ipaddr.parse(q).toString();
-        return answers.run(`ip ${ip}`, WHOIS_TTL * 1000, () => lookupIp(ip, deadline, request));
+        return cacheable(
+          reply,
+          await answers.run(`ip ${ip}`, WHOIS_TTL * 1000, () => lookupIp(ip, deadline, request), isPartial),
+        );
       }
       const domain = normaliseDomain(q);
       if (!domain) throw new HttpError(400, INVALID_QUERY);
-      return answers.run(`domain ${domain}`, WHOIS_TTL * 1000, () => lookupDomain(domain, deadline, request));
+      return cacheable(
+        reply,
+        await answers.run(
+          `domain ${domain}`,
+          WHOIS_TTL * 1000,
+          () => lookupDomain(domain, deadline, request),
+          isPartial,
+        ),
+      );
     },
   );
 };

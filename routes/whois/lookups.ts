@@ -99,13 +99,19 @@ export function whoisLookups({ upstream, bootstrap, rootZone, timeoutMs, overrid
     return (await deadline.race(tldServers.fetch(tld)))?.server;
   }
 
+  // Answers cut short (a text cut off at the size cap or the deadline, a registrar that did not answer in
+  // time): the best there was, for this request, but not one to keep for a day or share for one.
+  const partial = new WeakSet<object>();
+
   /** A port-43 answer as the site shows it (its fields and `__raw`), or undefined when the server sent only blanks. */
   function whoisRecord(answer: WhoisAnswer, failures: FailureLog): IpAnswer | undefined {
     if (answer.text.trim() === '') return undefined;
+    const record = Object.assign(whoisFields(answer.text), { __raw: answer.text });
     if (answer.truncated) {
+      partial.add(record);
       failures.logUpstreamFailure({ server: answer.server }, 'WHOIS answer cut off at the size cap or the deadline');
     }
-    return Object.assign(whoisFields(answer.text), { __raw: answer.text });
+    return record;
   }
 
   /**
@@ -127,7 +133,10 @@ export function whoisLookups({ upstream, bootstrap, rootZone, timeoutMs, overrid
       if (!HOST_KEY.test(registry)) return undefined;
       const answer = await ask(registry, domainQuery(registry, domain), deadline.left());
       const record = whoisRecord(answer, failures);
-      return record && { answer: { [registry]: record }, registry: { server: registry, text: answer.text } };
+      if (!record) return undefined;
+      const found: DomainAnswer = { [registry]: record };
+      if (partial.has(record)) partial.add(found);
+      return { answer: found, registry: { server: registry, text: answer.text } };
     } catch (err) {
       // IANA or the registry failed: a WHOIS server was meant to answer.
       outcome.named = true;
@@ -167,7 +176,9 @@ export function whoisLookups({ upstream, bootstrap, rootZone, timeoutMs, overrid
     try {
       const record = whoisRecord(await ask(registrar, domain, deadline.left()), failures);
       if (record) answer[registrar] = record;
+      if (record && partial.has(record)) partial.add(answer);
     } catch (err) {
+      partial.add(answer);
       failures.logUpstreamFailure(
         { err, domain, server: registrar },
         "registrar WHOIS lookup failed; answering with the registry's text",
@@ -255,5 +266,7 @@ export function whoisLookups({ upstream, bootstrap, rootZone, timeoutMs, overrid
       ? new HttpError(404, NOT_FOUND)
       : new LookupFailed('neither RDAP nor WHOIS answered', { ip });
   }
-  return { lookupIp, lookupDomain };
+  /** Whether an answer was cut short, so it is answered but neither kept nor cached. */
+  const isPartial = (answer: object): boolean => partial.has(answer);
+  return { lookupIp, lookupDomain, isPartial };
 }

@@ -205,3 +205,31 @@ test('redactUrl masks key-like query parameters and URL credentials', () => {
   );
   assert.equal(redactUrl('https://user:pass@h.example/db.tar.gz'), 'https://[redacted]@h.example/db.tar.gz');
 });
+
+test("shared answers are kept per upstream host: one host's many large answers never push out another's", async () => {
+  const upstream = client();
+  fake.on('GET', 'stars.example', '/repo', { json: { stargazers_count: 7 } });
+  const big = Buffer.alloc(1024 * 1024, 0x61);
+  fake.on('GET', 'maps.example', /^\/tile\//, { body: big, headers: { 'content-type': 'image/png' } });
+  await upstream.json('https://stars.example/repo', { keepForMs: 60_000 });
+  // 40 MB of distinct answers from another host: more than any one host's bound, and more than all of them once held.
+  for (let i = 0; i < 40; i++) await upstream.bytes(`https://maps.example/tile/${i}`, { keepForMs: 60_000 });
+  await upstream.json('https://stars.example/repo', { keepForMs: 60_000 });
+  assert.equal(fake.requestsTo('stars.example').length, 1, 'the star count is still kept');
+});
+
+test('a shared call is one question with its own bounds: a short timeout failing does not fail a call with the default', async () => {
+  const upstream = client();
+  let asked = 0;
+  fake.on('GET', 'bounds.example', '/slow', (_req, res) => {
+    asked++;
+    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), 200);
+  });
+  await assert.rejects(
+    upstream.json('https://bounds.example/slow', { keepForMs: 60_000, timeoutMs: 20 }),
+    (err: Error) => err.name === 'AbortError',
+  );
+  const answer = await upstream.json('https://bounds.example/slow', { keepForMs: 60_000 });
+  assert.deepEqual(answer.data, { ok: true });
+  assert.equal(asked, 2);
+});

@@ -7,6 +7,8 @@ import { REFERER } from './app.js';
 export interface TimedAnswer {
   statusCode: number;
   body: string;
+  /** The answer's Cache-Control header, when it sent one. */
+  cacheControl?: string;
   /** Milliseconds from sending the request to the end of the answer. */
   ms: number;
 }
@@ -49,6 +51,12 @@ export async function overHttp(
     const start = performance.now();
     const res = await request(`${origin}${path}`, { method, headers: { ...REFERER, ...headers }, body });
     const text = await res.body.text();
-    return { statusCode: res.statusCode, body: text, ms: performance.now() - start };
+    const cacheControl = res.headers['cache-control'];
+    return {
+      statusCode: res.statusCode,
+      body: text,
+      cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined,
+      ms: performance.now() - start,
+    };
   };
 }

@@ -52,6 +52,8 @@ export const ConfigSchema = Type.Object({
   REPO_STARS_REPOSITORY: Type.String({ default: 'jason5ng32/MyIP', pattern: '^[\\w.-]+/[\\w.-]+$' }),
 
   SPEEDTEST_CLOUDFLARE: Flag,
+  IPV4_ONLY_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
+  IPV6_ONLY_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
 
   GEODB_ACCOUNT_ID: Text,
   GEODB_LICENSE_KEY: Text,

@@ -7,7 +7,11 @@ import type { Config } from '../fastify.config.js';
  * the spec's booleans; this is the site's own document, served by the front
  * listener at SITE_SETTINGS_PATH and fetched only by the pages that need it.
  */
+const Origin = Type.Union([Type.String(), Type.Null()]);
+
 export const SiteSettings = Type.Object({
+  /** Origins of this same service reachable over one address family only (IPV4_ONLY_ORIGIN, IPV6_ONLY_ORIGIN). */
+  addresses: Type.Object({ ipv4Origin: Origin, ipv6Origin: Origin }),
   speedTest: Type.Object({
     /** Whether the speed test offers Cloudflare's speed endpoints beside this server (SPEEDTEST_CLOUDFLARE). */
     cloudflare: Type.Boolean(),
@@ -19,6 +23,7 @@ export const SITE_SETTINGS_PATH = '/site-settings.json';
 
 export function siteSettings(config: Config): SiteSettings {
   return {
+    addresses: { ipv4Origin: config.IPV4_ONLY_ORIGIN || null, ipv6Origin: config.IPV6_ONLY_ORIGIN || null },
     speedTest: { cloudflare: config.SPEEDTEST_CLOUDFLARE },
   };
 }

@@ -42,7 +42,10 @@ test('the front listener serves the public settings the pages read, from the run
       assert.match(String(res.headers['content-type']), /^application\/json/);
       assert.equal(res.headers['cache-control'], 'no-cache');
       assert.equal(res.headers['x-content-type-options'], 'nosniff');
-      assert.deepEqual(JSON.parse(res.text), { speedTest: { cloudflare } });
+      assert.deepEqual(JSON.parse(res.text), {
+        addresses: { ipv4Origin: null, ipv6Origin: null },
+        speedTest: { cloudflare },
+      });
     } finally {
       await front.close();
     }
@@ -57,6 +60,20 @@ test('the site may connect to any HTTPS origin and to the plain-HTTP origins the
     assert.match(policy, /(^|; )script-src 'self'(;|$)/);
   } finally {
     await front.close();
+  }
+  const v4Only = await frontWith({
+    IPV4_ONLY_ORIGIN: 'http://ipv4-only.localhost:8080',
+    IPV6_ONLY_ORIGIN: 'https://ipv6.netdiag.example',
+  });
+  try {
+    const policy = String((await v4Only.get('/')).headers['content-security-policy']);
+    assert.match(policy, /(^|; )connect-src 'self' https: http:\/\/ipv4-only\.localhost:8080(;|$)/);
+    assert.deepEqual(JSON.parse((await v4Only.get('/site-settings.json')).text).addresses, {
+      ipv4Origin: 'http://ipv4-only.localhost:8080',
+      ipv6Origin: 'https://ipv6.netdiag.example',
+    });
+  } finally {
+    await v4Only.close();
   }
   const named = { speedTest: { cloudflare: false }, extra: ['http://v4.example:8080/x', 'https://secure.example'] };
   assert.deepEqual(plainHttpOrigins(named as unknown as SiteSettings), ['http://v4.example:8080']);

@@ -54,6 +54,7 @@ export const ConfigSchema = Type.Object({
   SPEEDTEST_CLOUDFLARE: Flag,
   IPV4_ONLY_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
   IPV6_ONLY_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
+  RULE_TEST_ORIGINS: Type.String({ default: '', pattern: '^$|^https?://[^/,\\s]+(,https?://[^/,\\s]+){0,15}$' }),
 
   GEODB_ACCOUNT_ID: Text,
   GEODB_LICENSE_KEY: Text,

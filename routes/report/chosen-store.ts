@@ -71,7 +71,9 @@ async function chooseStore(app: FastifyInstance): Promise<ReportStore | undefine
 /** Decorates the app with the report store REPORT_STORE names, chosen once at start-up. */
 export default fp(
   async (app) => {
-    app.decorate('reportStore', await chooseStore(app));
+    const store = await chooseStore(app);
+    app.decorate('reportStore', store);
+    app.readiness.addReportStore(() => ({ kind: app.config.REPORT_STORE, ready: store?.ready ?? false }));
   },
   { name: 'report-store', dependencies: ['shared-counters'] },
 );

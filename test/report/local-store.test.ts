@@ -76,6 +76,8 @@ test('local store: a report stored by the real service reads back after the serv
   assert.equal(read.status, 200);
   assert.deepEqual(read.json, { expiresAt, report: EXAMPLE_REPORT });
   assert.equal((await api(second, '/api/configs')).json.reportSharing, true);
+  const ready = await request(`${second.apiUrl}/readyz`);
+  assert.deepEqual(((await ready.body.json()) as Record<string, unknown>).reportStore, { kind: 'local', ready: true });
 });
 
 test('local store: an expired report is 404 Report not found or expired and gone from the database after the sweep', async (t) => {
@@ -122,6 +124,7 @@ async function assertDegraded(env: Record<string, string>, dir: string): Promise
   const configs = await call(app, '/api/configs');
   assert.equal(configs.statusCode, 200);
   assert.equal(configs.json().reportSharing, false);
+  assert.deepEqual((await app.inject('/readyz')).json().reportStore, { kind: 'local', ready: false });
   const post = await call(app, {
     method: 'POST',
     url: '/api/report',

@@ -75,12 +75,14 @@ test('redis store: while Redis is down sharing reads as off and the report route
   await redis.stop();
   try {
     await until(async () => (await call(api.app, '/api/configs')).json().reportSharing === false);
+    assert.deepEqual((await api.app.inject('/readyz')).json().reportStore, { kind: 'redis', ready: false });
     assertErrorAnswer(await post(api, 1), 500, 'Report store unavailable');
     assertErrorAnswer(await call(api.app, '/api/report/demoReport0123456789AB'), 500, 'Report store unavailable');
   } finally {
     await redis.start();
   }
   await until(async () => (await call(api.app, '/api/configs')).json().reportSharing === true);
+  assert.deepEqual((await api.app.inject('/readyz')).json().reportStore, { kind: 'redis', ready: true });
   assert.equal((await post(api, 1)).statusCode, 201);
   await api.app.close();
 });

@@ -6,7 +6,7 @@ import { reportIdGuard } from '../../schemas/guards.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { checkReport, Report } from './schema.js';
 import { MAX_DETAILS, reportProblems } from './details.js';
-import { STORE_UNAVAILABLE, type ReportStore } from './store.js';
+import { STORE_UNAVAILABLE } from './store.js';
 
 export const MAX_REPORT_BYTES = 256 * 1024;
 const TTL_DAYS = [1, 3, 7] as const;
@@ -39,28 +39,19 @@ function newReportId(): string {
 }
 
 /**
- * Why `store` cannot be used now, as the answer to give: 503 on a deployment
- * without the key-value store's three settings; 500 while the chosen store is
- * not ready (its outage or failure to open was logged once when it began).
- */
-function unusable(store: ReportStore | undefined): { status: 500 | 503; error: string } | undefined {
-  if (!store) return { status: 503, error: NOT_CONFIGURED };
-  return store.ready ? undefined : { status: 500, error: STORE_UNAVAILABLE };
-}
-
-/**
  * POST /api/report and GET /api/report/:id: shareable reports in the store
  * REPORT_STORE names, expiring on their own. Both answer 503 on a deployment
- * without the store's settings, before looking at the request. Storing
- * has its own limit per client (REPORT_RATE_LIMIT an hour; 0 is none), since
- * every stored report stays on the operator's bill for up to 7 days.
+ * without the store's settings, before looking at the request, and 500
+ * while the chosen store is not ready (its outage, or its failure to open,
+ * was logged once when it began). Storing has its own limit per client
+ * (REPORT_RATE_LIMIT an hour; 0 is none), since every stored report stays on
+ * the operator's bill or disk for up to 7 days.
  */
 const reports: FastifyPluginAsyncTypebox = async (app) => {
   const store = app.reportStore;
-  const configured = store !== undefined;
   const perHour = app.config.REPORT_RATE_LIMIT;
   // Counted on arrival, so a refused client's body is never read.
-  const limit = configured && perHour > 0 ? app.routeLimiter('report', perHour, REPORT_LIMIT_WINDOW_MS) : undefined;
+  const limit = store && perHour > 0 ? app.routeLimiter('report', perHour, REPORT_LIMIT_WINDOW_MS) : undefined;
 
   // The report is checked in the handler with TypeBox rather than by Fastify's
   // Ajv, which would strip unknown keys and coerce types instead of rejecting
@@ -80,8 +71,8 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const refusal = unusable(store);
-      if (refusal) return reply.code(refusal.status).send({ error: refusal.error });
+      if (!store) return reply.code(503).send({ error: NOT_CONFIGURED });
+      if (!store.ready) return reply.code(500).send({ error: STORE_UNAVAILABLE });
       const body = request.body as { report?: unknown; ttlDays?: unknown } | null | undefined;
       const report = typeof body === 'object' && body !== null ? body.report : undefined;
       if (!checkReport.Check(report)) {
@@ -94,7 +85,7 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
       const ttlDays = normaliseTtlDays(body?.ttlDays);
       const id = newReportId();
       const expiresAt = new Date(Date.now() + ttlDays * DAY_MS).toISOString();
-      await store!.put(id, { expiresAt, report }, ttlDays * 24 * 60 * 60);
+      await store.put(id, { expiresAt, report }, ttlDays * 24 * 60 * 60);
       return reply.code(201).send({ id, expiresAt });
     },
   );
@@ -115,9 +106,9 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const refusal = unusable(store);
-      if (refusal) return reply.code(refusal.status).send({ error: refusal.error });
-      const stored = await store!.get(request.params.id);
+      if (!store) return reply.code(503).send({ error: NOT_CONFIGURED });
+      if (!store.ready) return reply.code(500).send({ error: STORE_UNAVAILABLE });
+      const stored = await store.get(request.params.id);
       if (!stored) return reply.code(404).send({ error: REPORT_NOT_FOUND });
       // A value written before the whitelist changed is one the page can no longer show.
       if (!checkReport.Check(stored.report)) {

@@ -47,7 +47,11 @@ export class LocalReportStore implements ReportStore {
 
   async put(id: string, stored: StoredReport, ttlSeconds: number): Promise<void> {
     try {
-      if (this.writeFailed) await this.reopen();
+      if (this.writeFailed) {
+        // Cleared first, so writes arriving meanwhile do not reopen it again.
+        this.writeFailed = false;
+        await this.reopen();
+      }
       await this.db.batch(
         [
           { type: 'put', key: reportKey(id), value: JSON.stringify(stored) },
@@ -55,7 +59,6 @@ export class LocalReportStore implements ReportStore {
         ],
         { sync: true },
       );
-      this.writeFailed = false;
     } catch (err) {
       this.writeFailed = true;
       throw new StoreError(this.withRemedy(err));

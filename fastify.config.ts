@@ -46,6 +46,7 @@ export const ConfigSchema = Type.Object({
   RADAR_API_KEY: Text,
   KV_ACCOUNT_ID: Text,
   KV_NAMESPACE_ID: Text,
+  REPORT_STORE: Type.Enum(['kv', 'redis', 'local'], { default: 'kv' }),
   REPORT_RATE_LIMIT: Type.Integer({ minimum: 0, default: 20 }),
   TELEMETRY_DSN_FRONTEND: Text,
   ROUTING_SOURCE_APP: Type.String({ default: 'netdiag-backend', minLength: 1 }),
@@ -83,7 +84,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const name = error.instancePath.replace(/^\//, '');
     throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(env[name] ?? '')}: ${error.message}`);
   }
-  return Value.Decode(ConfigSchema, withDefaults);
+  const config = Value.Decode(ConfigSchema, withDefaults);
+  if (config.REPORT_STORE === 'redis' && !config.REDIS_URL) {
+    throw new ConfigError('REPORT_STORE=redis needs REDIS_URL: set it, or choose REPORT_STORE=kv or local');
+  }
+  return config;
 }
 
 function coerce(name: string, value: string, schema: TSchema): unknown {

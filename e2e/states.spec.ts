@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.js';
+import { expect, screenshots, test } from './fixtures.js';
 
 // The states a visitor meets that the demo's fakes never produce (a feature
 // switched off, a limit reached, a database missing, a source failing, a
@@ -37,7 +37,16 @@ test('a feature switched off names the setting that turns it on', async ({ page 
   ]);
   await expect(page.locator('.geo-card').filter({ hasText: 'ip-api' })).toContainText('AS15169');
   await expect(page.locator('.map-section code')).toHaveText('MAP_API_KEY');
-  await expect(page.locator('.share code')).toHaveText(['RADAR_API_KEY', 'KV_ACCOUNT_ID', 'KV_NAMESPACE_ID']);
+  await expect(page.locator('.share code')).toHaveText([
+    'RADAR_API_KEY',
+    'KV_ACCOUNT_ID',
+    'KV_NAMESPACE_ID',
+    'REPORT_STORE=local',
+    'REPORT_STORE=redis',
+    'REDIS_URL',
+  ]);
+  // The share box's longest setting names still fit a phone's width.
+  await screenshots(page, 'features-off');
   await page.goto('/outages');
   await expect(page.locator('code')).toHaveText('RADAR_API_KEY');
 });

@@ -23,11 +23,16 @@ const Datasets = Type.Object({
 export type DatasetName = keyof Static<typeof Datasets>;
 export const DATASETS = Object.keys(Datasets.properties) as DatasetName[];
 
+/** Where shared reports live (REPORT_STORE) and whether that store takes and gives back reports now. */
+const ReportStoreState = Type.Object({ kind: Type.Enum(['kv', 'redis', 'local']), ready: Type.Boolean() });
+type ReportStoreState = Static<typeof ReportStoreState>;
+
 /** The API listener's /readyz answer. */
 export const ReadinessReport = Type.Object({
   ready: Type.Boolean(),
   listeners: Type.Object({ api: Type.Boolean(), front: Type.Boolean() }),
   datasets: Datasets,
+  reportStore: Type.Optional(ReportStoreState),
 });
 export type ReadinessReport = Static<typeof ReadinessReport>;
 
@@ -39,10 +44,16 @@ export type ReadinessReport = Static<typeof ReadinessReport>;
 export class Readiness {
   private readonly sources = new Map<DatasetName, () => DatasetStatus>();
   private readonly up: Record<Listener, boolean> = { api: false, front: false };
+  private reportStore: (() => ReportStoreState) | undefined;
 
   /** `status` is called on every /readyz and every scrape: it must be cheap and never throw. */
   addDataset(name: DatasetName, status: () => DatasetStatus): void {
     this.sources.set(name, status);
+  }
+
+  /** `status`, as cheap as a dataset's, says which report store was chosen and whether it is ready. */
+  addReportStore(status: () => ReportStoreState): void {
+    this.reportStore = status;
   }
 
   listening(listener: Listener): void {
@@ -72,6 +83,8 @@ export class Readiness {
         ageSeconds: ageSeconds(status, now),
       };
     }
-    return { ready: this.ready, listeners: { ...this.up }, datasets };
+    const report: ReadinessReport = { ready: this.ready, listeners: { ...this.up }, datasets };
+    if (this.reportStore) report.reportStore = this.reportStore();
+    return report;
   }
 }

@@ -1,6 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { refererMatcher } from '../../plugins/referer-gate.js';
-import { reportSharingConfigured } from '../report/configured.js';
 
 // Hostnames of the original public deployment of the site and its own test
 // and development copies; `originalSite` lets the frontend show what only that
@@ -37,11 +36,16 @@ const configs: FastifyPluginAsyncTypebox = async (app) => {
     ip2location: Boolean(c.GEO_KEYED_C_API_KEY),
     cloudFlare: Boolean(c.RADAR_API_KEY),
     ipapiis: Boolean(c.GEO_KEYED_B_API_KEY),
-    reportSharing: reportSharingConfigured(c),
   };
-  // Both possible answers are built once: an object spread plus a property on
+  // Every possible answer is built once: an object spread plus a property on
   // every request cost more CPU than the rest of the route (V8's slow path).
-  const answers = { original: { ...fixed, originalSite: true }, other: { ...fixed, originalSite: false } };
+  // reportSharing is whether the chosen report store is ready now (a Redis may come and go).
+  const answer = (originalSite: boolean, reportSharing: boolean) => ({ ...fixed, originalSite, reportSharing });
+  const answers = {
+    original: { sharing: answer(true, true), off: answer(true, false) },
+    other: { sharing: answer(false, true), off: answer(false, false) },
+  };
+  const store = app.reportStore;
   const isOriginalSite = refererMatcher(new Set(CANONICAL_HOSTNAMES));
   app.get(
     '/configs',
@@ -49,7 +53,8 @@ const configs: FastifyPluginAsyncTypebox = async (app) => {
     // originalSite depends on the Referer too; the cache-control plugin's Vary: Referer covers it.
     // Synchronous: an async handler costs a promise and a microtask per request.
     (request, reply) => {
-      reply.send(isOriginalSite(request.headers.referer ?? '') ? answers.original : answers.other);
+      const site = isOriginalSite(request.headers.referer ?? '') ? answers.original : answers.other;
+      reply.send(store?.ready ? site.sharing : site.off);
     },
   );
 };

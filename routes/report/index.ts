@@ -4,10 +4,9 @@ import { Type } from 'typebox';
 import { guarded } from '../../schemas/guarded.js';
 import { reportIdGuard } from '../../schemas/guards.js';
 import { ErrorBody } from '../../schemas/error-body.js';
-import { reportSharingConfigured } from './configured.js';
 import { checkReport, Report } from './schema.js';
 import { MAX_DETAILS, reportProblems } from './details.js';
-import { ReportStore } from './store.js';
+import { STORE_UNAVAILABLE } from './store.js';
 
 export const MAX_REPORT_BYTES = 256 * 1024;
 const TTL_DAYS = [1, 3, 7] as const;
@@ -40,18 +39,19 @@ function newReportId(): string {
 }
 
 /**
- * POST /api/report and GET /api/report/:id: shareable reports in the
- * key-value store, expiring on their own. Both answer 503 on a deployment
- * without the three store settings, before looking at the request. Storing
- * has its own limit per client (REPORT_RATE_LIMIT an hour; 0 is none), since
- * every stored report stays on the operator's bill for up to 7 days.
+ * POST /api/report and GET /api/report/:id: shareable reports in the store
+ * REPORT_STORE names, expiring on their own. Both answer 503 on a deployment
+ * without the store's settings, before looking at the request, and 500
+ * while the chosen store is not ready (its outage, or its failure to open,
+ * was logged once when it began). Storing has its own limit per client
+ * (REPORT_RATE_LIMIT an hour; 0 is none), since every stored report stays on
+ * the operator's bill or disk for up to 7 days.
  */
 const reports: FastifyPluginAsyncTypebox = async (app) => {
-  const configured = reportSharingConfigured(app.config);
-  const store = new ReportStore(app.upstream, app.config);
+  const store = app.reportStore;
   const perHour = app.config.REPORT_RATE_LIMIT;
   // Counted on arrival, so a refused client's body is never read.
-  const limit = configured && perHour > 0 ? app.routeLimiter('report', perHour, REPORT_LIMIT_WINDOW_MS) : undefined;
+  const limit = store && perHour > 0 ? app.routeLimiter('report', perHour, REPORT_LIMIT_WINDOW_MS) : undefined;
 
   // The report is checked in the handler with TypeBox rather than by Fastify's
   // Ajv, which would strip unknown keys and coerce types instead of rejecting
@@ -71,7 +71,8 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!configured) return reply.code(503).send({ error: NOT_CONFIGURED });
+      if (!store) return reply.code(503).send({ error: NOT_CONFIGURED });
+      if (!store.ready) return reply.code(500).send({ error: STORE_UNAVAILABLE });
       const body = request.body as { report?: unknown; ttlDays?: unknown } | null | undefined;
       const report = typeof body === 'object' && body !== null ? body.report : undefined;
       if (!checkReport.Check(report)) {
@@ -105,7 +106,8 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!configured) return reply.code(503).send({ error: NOT_CONFIGURED });
+      if (!store) return reply.code(503).send({ error: NOT_CONFIGURED });
+      if (!store.ready) return reply.code(500).send({ error: STORE_UNAVAILABLE });
       const stored = await store.get(request.params.id);
       if (!stored) return reply.code(404).send({ error: REPORT_NOT_FOUND });
       // A value written before the whitelist changed is one the page can no longer show.

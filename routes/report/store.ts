@@ -1,99 +1,49 @@
-import type { Config } from '../../fastify.config.js';
-import type { Upstream } from '../../lib/upstream.js';
 import { UpstreamFailure } from '../../lib/http-error.js';
-import { UpstreamError } from '../../lib/upstream.js';
-
-/**
- * The store did not take or give back a report: answered 500. The store is an
- * upstream, and its outage one the service expects, so it is logged as any
- * upstream's failure: one warning with its reason, no stack (plugins/failure-log.ts).
- */
-class StoreError extends UpstreamFailure {
-  constructor(cause: unknown) {
-    super(500, 'Report store unavailable', 'report store failed', { err: cause });
-  }
-}
-
-/** A store answer that is not a success, as the expected failure it is; its `errors` say why (a wrong token, say). */
-function refusal(status: number, errors?: unknown): UpstreamError {
-  const why = errors === undefined ? '' : `: ${JSON.stringify(errors)}`;
-  return new UpstreamError(`Report store answered ${status}${why}`, status);
-}
 
 /** What is kept under a report id: when it stops being readable, and the report. */
-interface StoredReport {
+export interface StoredReport {
   expiresAt: string;
   report: unknown;
 }
 
-interface KvResult {
-  success?: unknown;
-  errors?: unknown;
+/**
+ * Where shared reports live (REPORT_STORE): chosen once at start-up, the
+ * same for the report routes and /api/configs' `reportSharing`.
+ */
+export interface ReportStore {
+  /** Whether the store can take and give back reports now, as far as the service knows. */
+  readonly ready: boolean;
+  /** Writes `stored` under `id` for `ttlSeconds`; resolves only once the store confirmed the write. */
+  put(id: string, stored: StoredReport, ttlSeconds: number): Promise<void>;
+  /** The report stored under `id`, or undefined when it is unknown or has expired. */
+  get(id: string): Promise<StoredReport | undefined>;
 }
 
+/** The answer, with 500, when the store did not take or give back a report. */
+export const STORE_UNAVAILABLE = 'Report store unavailable';
+
 /**
- * Cloudflare Workers KV through its REST API (Bearer RADAR_API_KEY with KV
- * edit rights). Keys expire on their own after `expiration_ttl` seconds.
+ * The store did not take or give back a report: answered 500. Its outage is
+ * one the service expects, so it is logged as any upstream's failure: one
+ * warning with its reason, no stack (plugins/failure-log.ts).
  */
-export class ReportStore {
-  private readonly base: string;
-
-  constructor(
-    private readonly upstream: Upstream,
-    private readonly config: Pick<Config, 'RADAR_API_KEY' | 'KV_ACCOUNT_ID' | 'KV_NAMESPACE_ID'>,
-  ) {
-    const account = encodeURIComponent(config.KV_ACCOUNT_ID);
-    const namespace = encodeURIComponent(config.KV_NAMESPACE_ID);
-    this.base = `https://api.cloudflare.com/client/v4/accounts/${account}/storage/kv/namespaces/${namespace}/values/`;
+export class StoreError extends UpstreamFailure {
+  constructor(cause: unknown) {
+    super(500, STORE_UNAVAILABLE, 'report store failed', { err: cause });
   }
+}
 
-  /** Writes `stored` under `id` for `ttlSeconds`; resolves only once the store confirmed the write. */
-  async put(id: string, stored: StoredReport, ttlSeconds: number): Promise<void> {
-    const form = new FormData();
-    form.set('value', JSON.stringify(stored));
-    form.set('metadata', JSON.stringify({ expiresAt: stored.expiresAt }));
-    // Response encodes the form as multipart/form-data, boundary included.
-    const encoded = new Response(form);
-    const body = Buffer.from(await encoded.arrayBuffer());
-    let result: { status: number; data: KvResult };
-    try {
-      result = await this.upstream.json<KvResult>(`${this.base}${id}?expiration_ttl=${ttlSeconds}`, {
-        method: 'PUT',
-        headers: {
-          authorization: `Bearer ${this.config.RADAR_API_KEY}`,
-          'content-type': encoded.headers.get('content-type') ?? '',
-        },
-        body,
-      });
-    } catch (err) {
-      throw new StoreError(err);
-    }
-    if (result.status < 200 || result.status >= 300 || result.data?.success !== true) {
-      throw new StoreError(refusal(result.status, result.data?.errors));
-    }
-  }
+/** A stored value's expiry has passed (or it has none): it is answered as unknown. */
+export function isExpired(stored: StoredReport, now: number): boolean {
+  const expires = Date.parse(stored?.expiresAt);
+  return !Number.isFinite(expires) || expires <= now;
+}
 
-  /** The report stored under `id`, or undefined when it is unknown or has expired. */
-  async get(id: string, now: number = Date.now()): Promise<StoredReport | undefined> {
-    let res: { status: number; text: string };
-    try {
-      res = await this.upstream.text(`${this.base}${id}`, {
-        headers: { authorization: `Bearer ${this.config.RADAR_API_KEY}` },
-      });
-    } catch (err) {
-      throw new StoreError(err);
-    }
-    if (res.status === 404) return undefined;
-    if (res.status !== 200) throw new StoreError(refusal(res.status));
-    let stored: StoredReport;
-    try {
-      stored = JSON.parse(res.text) as StoredReport;
-    } catch {
-      throw new StoreError(new UpstreamError('Report store answered a value that is not JSON', res.status));
-    }
-    // KV drops expired keys lazily at the edge; the stored expiry is the promise made to the sharer.
-    const expires = Date.parse(stored?.expiresAt);
-    if (!Number.isFinite(expires) || expires <= now) return undefined;
-    return stored;
+/** A stored value read back as text; one that is not JSON is the store's failure, not the visitor's. */
+export function parseStored(text: string): StoredReport {
+  try {
+    return JSON.parse(text) as StoredReport;
+  } catch {
+    throw new StoreError(new Error('Report store holds a value that is not JSON'));
   }
 }

@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { fromAppRoot } from '../../lib/app-root.js';
+import { PeriodicCheck } from '../../lib/periodic-check.js';
+import { reportSharingConfigured } from './configured.js';
+import { KvReportStore } from './kv-store.js';
+import type { LocalReportStore } from './local-store.js';
+import { RedisReportStore } from './redis-store.js';
+import type { ReportStore } from './store.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where shared reports live (REPORT_STORE); undefined: the key-value store without its three settings. */
+    reportStore: ReportStore | undefined;
+  }
+}
+
+/** How often expired reports are removed from the local store, beyond their removal when read. */
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * The local store in DATA_DIR/reports, opened now, swept at start-up and then
+ * hourly, closed at shutdown. A store that cannot open (a DATA_DIR the service
+ * may not write, a damaged database) is logged once with what to do, and
+ * sharing reads as off; the rest of the service runs on.
+ */
+async function localStore(app: FastifyInstance): Promise<LocalReportStore> {
+  // Loaded only where used: the native database module is start-up time every other deployment would pay.
+  const { LocalReportStore } = await import('./local-store.js');
+  const store = new LocalReportStore(join(fromAppRoot(app.config.DATA_DIR), 'reports'));
+  try {
+    await store.open();
+  } catch (err) {
+    app.log.error(
+      { dir: store.dir, reason: (err as Error).message },
+      'REPORT_STORE=local: the report store cannot open, so sharing is off; make DATA_DIR writable, ' +
+        'or move a damaged reports folder aside, and restart',
+    );
+    return store;
+  }
+  app.lifecycle.onStop('report store', () => store.close());
+  const sweeps = new PeriodicCheck({
+    id: 'expired-report-sweep',
+    run: async () => {
+      const removed = await store.sweep();
+      if (removed > 0) app.log.info({ removed }, 'expired shared reports removed from the local report store');
+    },
+    firstAfterMs: 0,
+    everyMs: SWEEP_EVERY_MS,
+    onError: (err) =>
+      app.log.warn({ reason: err.message }, 'expired shared reports could not be removed; next try in an hour'),
+  });
+  app.lifecycle.addStep({ phase: 'background', name: 'expired report sweep', run: async () => sweeps.start() });
+  app.lifecycle.onStop('expired report sweep', () => sweeps.stop());
+  return store;
+}
+
+async function chooseStore(app: FastifyInstance): Promise<ReportStore | undefined> {
+  switch (app.config.REPORT_STORE) {
+    case 'kv':
+      return reportSharingConfigured(app.config) ? new KvReportStore(app.upstream, app.config) : undefined;
+    case 'redis':
+      // loadConfig refuses REPORT_STORE=redis without REDIS_URL, so the limiters' link exists.
+      return new RedisReportStore(app.redisLink!);
+    case 'local':
+      return localStore(app);
+  }
+}
+
+/** Decorates the app with the report store REPORT_STORE names, chosen once at start-up. */
+export default fp(
+  async (app) => {
+    const store = await chooseStore(app);
+    app.decorate('reportStore', store);
+    app.readiness.addReportStore(() => ({ kind: app.config.REPORT_STORE, ready: store?.ready ?? false }));
+  },
+  { name: 'report-store', dependencies: ['shared-counters'] },
+);

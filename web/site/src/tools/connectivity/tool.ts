@@ -1,0 +1,8 @@
+import { defineTool } from '../registry';
+
+export default defineTool({
+  slug: 'connectivity',
+  order: 20,
+  page: () => import('./ConnectivityPage.vue'),
+  report: { section: 'connectivity', view: () => import('./ConnectivityReport.vue') },
+});

@@ -1,14 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkReport } from '../../routes/report/schema.js';
-import {
-  connectivitySection,
-  probe,
-  probeAll,
-  PROBE_TIMEOUT_MS,
-  STAGGER_MS,
-  type ProbeResult,
-} from '../../web/site/src/tools/connectivity/probe.js';
+import { connectivitySection, probe, probeAll, STAGGER_MS } from '../../web/site/src/tools/connectivity/probe.js';
+import { PROBE_TIMEOUT_MS, type ProbeResult } from '../../web/site/src/tools/connectivity/result.js';
 import type { Target } from '../../web/site/src/tools/connectivity/targets.js';
 import { FakeClock, type Behaviour } from './fake-clock.js';
 

@@ -1,16 +1,8 @@
 import { fetchWithin, pause, type Clock } from '../../lib/fetch-within.js';
 import type { Report } from '../../../../../routes/report/schema.js';
+import { PROBE_TIMEOUT_MS, type ProbeResult } from './result.js';
 import { CUSTOM, type Target } from './targets.js';
 
-export type ProbeStatus = 'ok' | 'unreachable' | 'timeout';
-export interface ProbeResult {
-  status: ProbeStatus;
-  /** From the request's start to its answer (ok), its failure (unreachable) or the limit (timeout). */
-  timeMs: number;
-}
-
-/** A site that has not answered by then is given up on (MyIP's 3 × 1200 ms). */
-export const PROBE_TIMEOUT_MS = 3600;
 /** Probes of one pass start this far apart, so a long list does not open every connection at once. */
 export const STAGGER_MS = 50;
 

@@ -76,7 +76,12 @@ test('a site whose connection is cut is unreachable, one that never answers is a
   const before = thirdParty.seen().length;
   await row(page, 'Claude').getByRole('button', { name: 'Test Claude again' }).click();
   await expect(row(page, 'Claude')).toContainText('Reachable');
-  expect(thirdParty.seen().slice(before).map((r) => r.host)).toEqual(['claude.com']);
+  expect(
+    thirdParty
+      .seen()
+      .slice(before)
+      .map((r) => r.host),
+  ).toEqual(['claude.com']);
   await screenshots(page, 'connectivity-failures');
 });
 

@@ -68,7 +68,10 @@ test("the reference's seven defaults, then every group a visitor can add, each s
     }
   }
   assert.equal(SITE_GROUPS.iran!.length, 10);
-  assert.ok(SITE_GROUPS.china!.some((s) => s.id === 'wechat'), 'china reuses the WeChat default');
+  assert.ok(
+    SITE_GROUPS.china!.some((s) => s.id === 'wechat'),
+    'china reuses the WeChat default',
+  );
 });
 
 test('an address is read as a visitor types it: https added, a bare site tested at its icon, credentials and fragment dropped', () => {
@@ -119,7 +122,10 @@ test('a group skips the sites already in the list, and adds nothing when it hold
   assert.deepEqual(addGroup(list, 'ai'), { refusal: 'duplicate' });
   assert.deepEqual(addGroup(list, 'no-such-group'), { refusal: 'duplicate' });
   const restored = listOf(addGroup(removeTarget(list, 'google'), 'defaults'));
-  assert.ok(restored.some((t) => t.id === 'google'), 'the defaults group restores a removed default');
+  assert.ok(
+    restored.some((t) => t.id === 'google'),
+    'the defaults group restores a removed default',
+  );
 });
 
 test('groups show in the order they were first added; removing a site or a group keeps the rest', () => {

@@ -11,13 +11,24 @@ import {
 } from '../../web/site/src/tools/dnsleak/leak-test.js';
 import { PROVIDERS, type Provider } from '../../web/site/src/tools/dnsleak/providers.js';
 import type { NameSource } from '../../web/site/src/tools/dnsleak/random-names.js';
-import { dnsleakSection, pageRows, reportRows, resolverCountries, type ProviderResult } from '../../web/site/src/tools/dnsleak/results.js';
+import {
+  dnsleakSection,
+  pageRows,
+  reportRows,
+  resolverCountries,
+  type ProviderResult,
+} from '../../web/site/src/tools/dnsleak/results.js';
 import { FakeClock, type Behaviour } from './fake-clock.js';
 
 let counter = 0;
 const names: NameSource = { now: () => 1_000, random: () => (++counter % 97) / 97, bytes: (n) => new Uint8Array(n) };
 const ipApi = PROVIDERS[0]!;
-const answer = (body: unknown, status = 200): Behaviour => ({ kind: 'answer', after: 20, status, body: JSON.stringify(body) });
+const answer = (body: unknown, status = 200): Behaviour => ({
+  kind: 'answer',
+  after: 20,
+  status,
+  body: JSON.stringify(body),
+});
 
 test('a provider that names its resolver is asked once, over CORS without cookies', async () => {
   const clock = new FakeClock(() => answer({ dns: { ip: '193.0.0.10' } }));
@@ -39,7 +50,11 @@ test('a blocked provider is asked ATTEMPTS times, each with a fresh name, then f
 });
 
 test('an answer without a resolver, an error status or broken JSON is tried again, then fails as naming none', async () => {
-  for (const behaviour of [answer({ dns: {} }), answer({ dns: { ip: '8.8.8.8' } }, 500), { kind: 'answer', after: 5, body: '{' } as const]) {
+  for (const behaviour of [
+    answer({ dns: {} }),
+    answer({ dns: { ip: '8.8.8.8' } }, 500),
+    { kind: 'answer', after: 5, body: '{' } as const,
+  ]) {
     const clock = new FakeClock(() => behaviour);
     const pending = askProvider(ipApi, clock, names);
     await clock.advance(200);
@@ -81,10 +96,7 @@ test('a run asks every provider PROVIDER_STAGGER_MS apart and hands over each ou
   await clock.advance(PROVIDER_STAGGER_MS);
   assert.deepEqual([...asked()], ['ip-api', 'surfsharkdns']);
   await clock.advance(PROVIDER_STAGGER_MS * 2 + 200);
-  assert.deepEqual(
-    seen.map(([id]) => id).sort(),
-    ['fastly', 'ipapi', 'ipleak'],
-  );
+  assert.deepEqual(seen.map(([id]) => id).sort(), ['fastly', 'ipapi', 'ipleak']);
   assert.deepEqual(seen.find(([id]) => id === 'ipleak')![1], { status: 'found', ip: '1.1.1.1' });
   cancel.abort();
   await run;
@@ -95,10 +107,22 @@ const results = (entries: Array<[string, ProviderResult]>) => new Map(entries);
 
 test('the section holds every provider asked, its resolver, country and network where known; the service accepts it', () => {
   const map = results([
-    ['ipapi', { outcome: { status: 'found', ip: '193.0.0.10' }, located: { status: 'located', countryCode: 'NL', org: 'RIPE NCC' } }],
+    [
+      'ipapi',
+      {
+        outcome: { status: 'found', ip: '193.0.0.10' },
+        located: { status: 'located', countryCode: 'NL', org: 'RIPE NCC' },
+      },
+    ],
     ['surfshark', { outcome: { status: 'failed', failure: 'blocked' } }],
     ['ipleak', { outcome: { status: 'found', ip: '10.0.0.1' }, located: { status: 'reserved' } }],
-    ['fastly', { outcome: { status: 'found', ip: '8.8.8.8' }, located: { status: 'located', countryCode: '', org: 'x'.repeat(300) } }],
+    [
+      'fastly',
+      {
+        outcome: { status: 'found', ip: '8.8.8.8' },
+        located: { status: 'located', countryCode: '', org: 'x'.repeat(300) },
+      },
+    ],
   ]);
   const section = dnsleakSection(PROVIDERS, map);
   assert.deepEqual(section.providers, [
@@ -134,7 +158,12 @@ test('rows say, for each provider, that it is being asked, why it named none, or
       ['fastly', 'asking', null],
     ],
   );
-  const shared = reportRows({ providers: [{ id: 'a', name: 'A', ip: '8.8.8.x', countryCode: 'US' }, { id: 'b', name: 'B' }] });
+  const shared = reportRows({
+    providers: [
+      { id: 'a', name: 'A', ip: '8.8.8.x', countryCode: 'US' },
+      { id: 'b', name: 'B' },
+    ],
+  });
   assert.deepEqual(
     shared.map((r) => [r.answer, r.place]),
     [

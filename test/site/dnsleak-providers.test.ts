@@ -22,7 +22,10 @@ test("each provider's name is fresh, carries our tag and never MyIP's author's, 
   assert.ok(digits.length > 0 && digits.length <= 9);
   assert.equal(provider('ipapi').url(names()), `https://1764115200123${TAG}${digits}.edns.ip-api.com/json`);
   assert.equal(provider('surfshark').url(names()), `https://nd${digits}.ipv4.surfsharkdns.com/`);
-  assert.equal(provider('fastly').url(names()), `https://1764115200123${TAG}${digits}.u.fastly-analytics.com/debug_resolver`);
+  assert.equal(
+    provider('fastly').url(names()),
+    `https://1764115200123${TAG}${digits}.u.fastly-analytics.com/debug_resolver`,
+  );
   const ipleak = new URL(provider('ipleak').url(names())).hostname;
   assert.match(ipleak, /^[a-z0-9]{40}-1\.ipleak\.net$/);
   for (const p of PROVIDERS) {
@@ -31,11 +34,18 @@ test("each provider's name is fresh, carries our tag and never MyIP's author's, 
     const label = new URL(url).hostname.split('.')[0]!;
     assert.ok(label.length <= 63 && /^[a-z0-9-]+$/.test(label), url);
   }
-  assert.notEqual(provider('ipapi').url(names(0.1)), provider('ipapi').url(names(0.2)), 'another random number, another name');
+  assert.notEqual(
+    provider('ipapi').url(names(0.1)),
+    provider('ipapi').url(names(0.2)),
+    'another random number, another name',
+  );
 });
 
 test('each answer is read where its provider puts the resolver', () => {
-  assert.equal(provider('ipapi').read({ dns: { ip: '193.0.0.10', geo: 'Netherlands - RIPE' }, edns: null }), '193.0.0.10');
+  assert.equal(
+    provider('ipapi').read({ dns: { ip: '193.0.0.10', geo: 'Netherlands - RIPE' }, edns: null }),
+    '193.0.0.10',
+  );
   assert.equal(
     provider('surfshark').read({ 'x1.ipv4': { Country: 'Germany', IP: '2a01:4f8::53', ISP: 'Hetzner' } }),
     '2a01:4f8::53',

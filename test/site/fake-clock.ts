@@ -38,7 +38,10 @@ export class FakeClock implements Clock {
     return new Promise<Response>((resolve, reject) => {
       init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true });
       if (behaviour.kind === 'answer') {
-        this.setTimeout(() => resolve(new Response(behaviour.body ?? '', { status: behaviour.status ?? 200 })), behaviour.after);
+        this.setTimeout(
+          () => resolve(new Response(behaviour.body ?? '', { status: behaviour.status ?? 200 })),
+          behaviour.after,
+        );
       } else if (behaviour.kind === 'fail') {
         this.setTimeout(() => reject(new TypeError('Failed to fetch')), behaviour.after);
       }

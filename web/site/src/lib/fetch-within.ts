@@ -61,7 +61,27 @@ export async function fetchWithin<T>(
   }
 }
 
-/** Waits `ms` on the clock. */
-export function pause(ms: number, clock: Clock): Promise<void> {
+function pause(ms: number, clock: Clock): Promise<void> {
   return new Promise((resolve) => clock.setTimeout(resolve, ms));
+}
+
+/**
+ * Runs `run` for every item, each `gapMs` after the one before (so a long list
+ * does not open every connection at once), handing over each non-null result
+ * as it lands; resolves once all are in.
+ */
+export async function inTurn<T, R>(
+  items: readonly T[],
+  gapMs: number,
+  clock: Clock,
+  run: (item: T) => Promise<R | null>,
+  onResult: (item: T, result: R) => void,
+): Promise<void> {
+  await Promise.all(
+    items.map(async (item, i) => {
+      if (i) await pause(i * gapMs, clock);
+      const result = await run(item);
+      if (result !== null) onResult(item, result);
+    }),
+  );
 }

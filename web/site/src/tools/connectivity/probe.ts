@@ -1,4 +1,4 @@
-import { fetchWithin, pause, type Clock } from '../../lib/fetch-within.js';
+import { fetchWithin, inTurn, type Clock } from '../../lib/fetch-within.js';
 import type { Report } from '../../../../../routes/report/schema.js';
 import { PROBE_TIMEOUT_MS, type ProbeResult } from './result.js';
 import { CUSTOM, type Target } from './targets.js';
@@ -33,19 +33,13 @@ export async function probe(url: string, clock: Clock, cancel?: AbortSignal): Pr
 }
 
 /** Probes every target, STAGGER_MS apart, handing each result over as it lands; resolves once all are in. */
-export async function probeAll(
+export function probeAll(
   targets: readonly Target[],
   onResult: (target: Target, result: ProbeResult) => void,
   clock: Clock,
   cancel?: AbortSignal,
 ): Promise<void> {
-  await Promise.all(
-    targets.map(async (target, i) => {
-      if (i) await pause(i * STAGGER_MS, clock);
-      const result = await probe(target.url, clock, cancel);
-      if (result) onResult(target, result);
-    }),
-  );
+  return inTurn(targets, STAGGER_MS, clock, (target) => probe(target.url, clock, cancel), onResult);
 }
 
 /** The report's `connectivity` section as recordSection takes it (without `testedAt`). */

@@ -1,4 +1,4 @@
-import { fetchWithin, pause, type Clock } from '../../lib/fetch-within.js';
+import { fetchWithin, inTurn, type Clock } from '../../lib/fetch-within.js';
 import type { Provider } from './providers.js';
 import type { NameSource } from './random-names.js';
 
@@ -53,18 +53,18 @@ export async function askProvider(
 }
 
 /** Asks every provider, PROVIDER_STAGGER_MS apart, handing each outcome over as it lands. */
-export async function askAll(
+export function askAll(
   providers: readonly Provider[],
   onOutcome: (provider: Provider, outcome: Outcome) => void,
   clock: Clock,
   names: NameSource,
   cancel?: AbortSignal,
 ): Promise<void> {
-  await Promise.all(
-    providers.map(async (provider, i) => {
-      if (i) await pause(i * PROVIDER_STAGGER_MS, clock);
-      const outcome = await askProvider(provider, clock, names, cancel);
-      if (outcome) onOutcome(provider, outcome);
-    }),
+  return inTurn(
+    providers,
+    PROVIDER_STAGGER_MS,
+    clock,
+    (provider) => askProvider(provider, clock, names, cancel),
+    onOutcome,
   );
 }

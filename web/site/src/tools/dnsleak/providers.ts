@@ -15,7 +15,8 @@ export interface Provider {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const address = (value: unknown): string | null => (typeof value === 'string' && isIp(value) ? value : null);
 
 /** ip-api.com: `{"dns": {"ip": "…", "geo": "…"}, "edns": …}`. */

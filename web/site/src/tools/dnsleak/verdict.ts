@@ -27,5 +27,7 @@ export function verdictOf(resolvers: readonly string[], own: string): Verdict {
   if (!countries.length) return { kind: 'resolversUnknown' };
   if (!own) return { kind: 'ownUnknown', resolverCountries: countries };
   const abroad = countries.filter((country) => country !== own);
-  return abroad.length ? { kind: 'leak', resolverCountries: countries, ownCountry: own } : { kind: 'noLeak', ownCountry: own };
+  return abroad.length
+    ? { kind: 'leak', resolverCountries: countries, ownCountry: own }
+    : { kind: 'noLeak', ownCountry: own };
 }

@@ -148,3 +148,18 @@ test('the connectivity results round-trip through a shared report', async ({ pag
   await expect(row(page, 'Intranet')).toContainText('added by the visitor');
   await screenshots(page, 'connectivity-report');
 });
+
+test('the first page loads none of the tools’ code', async ({ page, thirdParty }) => {
+  answerEverySite(thirdParty);
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/');
+  await expect(page.locator('.hero-ip')).toHaveText('8.8.8.8');
+  expect(scripts.filter((path) => /Connectivity|DnsLeak|ProbeStatus/.test(path))).toEqual([]);
+  expect(thirdParty.seen()).toEqual([]);
+  await page.getByRole('link', { name: 'Connectivity' }).click();
+  await expect(row(page, 'Google')).toContainText('Reachable');
+  expect(scripts.some((path) => /ConnectivityPage/.test(path))).toBe(true);
+});

@@ -153,3 +153,35 @@ test('the DNS leak results round-trip through a shared report, addresses masked'
   await expect(section).not.toContainText('8.8.8.53');
   await screenshots(page, 'dnsleak-report');
 });
+
+test('a visitor on a LAN, or resolvers the database cannot place: the resolvers shown, and why there is no verdict', async ({
+  page,
+  thirdParty,
+  watch,
+}) => {
+  answer(thirdParty, { ipapi: '193.0.0.10', surfshark: '8.8.8.53', ipleak: '8.8.8.53', fastly: '8.8.8.53' });
+  const geo: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/geo-local')) geo.push(new URL(request.url()).searchParams.get('ip') ?? '');
+  });
+  await page.route('/api/client-ip', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: '{"ip":"192.168.1.20","family":"IPv4"}' }),
+  );
+  await page.goto('/dnsleak');
+  await expect(verdict(page)).toContainText(
+    'Your DNS queries are answered in Netherlands and United States. Where your own address is could not be told',
+  );
+  await expect(page.getByRole('region', { name: 'Your address' })).toContainText('a private or local address');
+  expect(geo).not.toContain('192.168.1.20');
+
+  await page.unroute('/api/client-ip');
+  await page.route(/\/api\/geo-local/, (route) =>
+    route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"database not loaded"}' }),
+  );
+  watch.allow(/HTTP 503: .*\/api\/geo-local/);
+  watch.allow(/console error: Failed to load resource: the server responded with a status of 503/);
+  // A new visit: a located address is kept for the rest of a visit.
+  await page.goto('/dnsleak');
+  await expect(verdict(page)).toContainText('The resolvers were found, but where they are could not be looked up.');
+  await expect(row(page, 'ip-api.com')).toContainText('Could not be located');
+});

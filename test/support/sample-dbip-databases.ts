@@ -1,0 +1,71 @@
+import { Double, Uint32, writeMmdb } from './mmdb-writer.js';
+
+// DB-IP's lite files follow GeoLite2's layout with less in it: names without
+// geoname ids, no accuracy radius, postal code or time zone, a city and a
+// region named in English only, and countries flagged for EU membership.
+const COUNTRY_LANGUAGES = ['de', 'en', 'es', 'fa', 'fr', 'ja', 'ko', 'pt-BR', 'ru', 'zh-CN'];
+
+/**
+ * A small City Lite database: 8.8.8.0/24 (Mountain View), 2a01:4f8::/32
+ * (Nuremberg) and 139.130.4.0/24 known only by its country, as DB-IP holds
+ * some networks.
+ */
+export function dbipCityDatabase(buildEpoch = 1_793_491_200): Buffer {
+  return writeMmdb({
+    databaseType: 'DBIP-City-Lite',
+    languages: COUNTRY_LANGUAGES,
+    description: { en: 'dbip.com IP to City Lite (test copy)' },
+    buildEpoch,
+    networks: [
+      {
+        network: '8.8.8.0/24',
+        data: {
+          city: { names: { en: 'Mountain View' } },
+          continent: { code: 'NA', names: { en: 'North America', de: 'Nordamerika', 'zh-CN': '北美洲' } },
+          country: {
+            iso_code: 'US',
+            is_in_european_union: false,
+            names: { en: 'United States', de: 'Vereinigte Staaten', 'zh-CN': '美国' },
+          },
+          location: { latitude: new Double(37.4056), longitude: new Double(-122.0775) },
+          subdivisions: [{ names: { en: 'California' } }],
+        },
+      },
+      {
+        network: '2a01:4f8::/32',
+        data: {
+          city: { names: { en: 'Nuremberg' } },
+          continent: { code: 'EU', names: { en: 'Europe' } },
+          country: { iso_code: 'DE', is_in_european_union: true, names: { en: 'Germany', de: 'Deutschland' } },
+          location: { latitude: new Double(49.4542), longitude: new Double(11.0775) },
+          subdivisions: [{ names: { en: 'Bavaria' } }],
+        },
+      },
+      {
+        network: '139.130.4.0/24',
+        data: {
+          continent: { code: 'OC', names: { en: 'Oceania' } },
+          country: { iso_code: 'AU', is_in_european_union: false, names: { en: 'Australia' } },
+        },
+      },
+    ],
+  });
+}
+
+/** A small ASN Lite database for 8.8.8.0/24 and 2a01:4f8::/32. */
+export function dbipAsnDatabase(buildEpoch = 1_793_491_200, org = 'Google LLC'): Buffer {
+  return writeMmdb({
+    databaseType: 'DBIP-ASN-Lite (compat=GeoLite2-ASN)',
+    buildEpoch,
+    networks: [
+      {
+        network: '8.8.8.0/24',
+        data: { autonomous_system_number: new Uint32(15169), autonomous_system_organization: org },
+      },
+      {
+        network: '2a01:4f8::/32',
+        data: { autonomous_system_number: new Uint32(24940), autonomous_system_organization: 'Hetzner Online GmbH' },
+      },
+    ],
+  });
+}

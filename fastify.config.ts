@@ -51,6 +51,8 @@ export const ConfigSchema = Type.Object({
   ROUTING_SOURCE_APP: Type.String({ default: 'netdiag-backend', minLength: 1 }),
   REPO_STARS_REPOSITORY: Type.String({ default: 'jason5ng32/MyIP', pattern: '^[\\w.-]+/[\\w.-]+$' }),
 
+  SPEEDTEST_CLOUDFLARE: Flag,
+
   GEODB_PROVIDER: Type.Enum(['maxmind', 'dbip'], { default: 'maxmind' }),
   GEODB_ACCOUNT_ID: Text,
   GEODB_LICENSE_KEY: Text,

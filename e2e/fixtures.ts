@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { hostResolverRules, startThirdParty, thirdPartyAddress, type ThirdParty } from './third-party.js';
 
 export { expect };
 
@@ -18,7 +19,36 @@ export interface Watch {
  * an uncaught error or a console error fails the test unless the test said
  * it expects that one.
  */
-export const test = base.extend<{ watch: Watch }>({
+export const test = base.extend<
+  { watch: Watch; thirdParty: ThirdParty },
+  { thirdPartyServer: ThirdParty; ownResolverRules: string[] }
+>({
+  // Host names a spec file maps itself (`test.use({ ownResolverRules: ['MAP v6.test [::1]'] })`),
+  // ahead of the fake's catch-all.
+  ownResolverRules: [[], { scope: 'worker', option: true }],
+  // Every name but the site's own resolves to this worker's third-party fake (e2e/third-party.ts).
+  launchOptions: [
+    async ({ launchOptions, ownResolverRules }, use, workerInfo) => {
+      const rules = hostResolverRules(thirdPartyAddress(workerInfo.workerIndex), ownResolverRules);
+      await use({ ...launchOptions, args: [...(launchOptions.args ?? []), `--host-resolver-rules=${rules}`] });
+    },
+    { scope: 'worker' },
+  ],
+  thirdPartyServer: [
+    // Playwright reads which fixtures a fixture needs from this pattern; this one needs none.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, workerInfo) => {
+      const server = await startThirdParty(thirdPartyAddress(workerInfo.workerIndex));
+      await use(server);
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+  /** The third-party fake, emptied after each test. */
+  thirdParty: async ({ thirdPartyServer }, use) => {
+    await use(thirdPartyServer);
+    thirdPartyServer.reset();
+  },
   // Playwright reads which fixtures a fixture needs from this pattern; this one needs none.
   // eslint-disable-next-line no-empty-pattern
   baseURL: async ({}, use) => {

@@ -32,6 +32,8 @@ export default defineConfig({
     viewport: { width: 1280, height: 900 },
     locale: 'en-GB',
     colorScheme: 'light',
+    // The third-party fake (e2e/third-party.ts) presents a throw-away certificate.
+    ignoreHTTPSErrors: true,
     trace: 'off',
   },
 });

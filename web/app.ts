@@ -7,9 +7,10 @@ import { createListenerServer } from '../lib/http-server.js';
 import { isNavigation, NO_STORE } from './cache-class.js';
 import { LiveSite } from './live-site.js';
 import { NOT_BUILT_PAGE } from './not-built-page.js';
-import { FRONT_HEADERS, HTML_HEADERS } from './security-headers.js';
+import { FRONT_HEADERS, securityHeaders } from './security-headers.js';
 import { sendSiteFile } from './send-site-file.js';
 import { lookup, type MemoryCaps } from './site-files.js';
+import { plainHttpOrigins, SITE_SETTINGS_PATH, SiteSettings, siteSettings } from './site-settings.js';
 import operations from '../operations/index.js';
 
 /** Where `npm run build` writes the site (Vite's output, then its .br and .gz variants). */
@@ -44,7 +45,9 @@ export function siteRoot(frontendDir: string): string {
  * times the CPU of the API request itself (docs/decisions/0001).
  */
 export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOptions): Promise<FastifyInstance> {
-  const site = await LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps });
+  const settings = siteSettings(api.config);
+  const headers = securityHeaders(plainHttpOrigins(settings));
+  const site = await LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps, headers });
   const app = fastifyLoggingTo(logger, {
     serverFactory: (handler) =>
       createListenerServer(
@@ -81,6 +84,15 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   app.addHook('onClose', async () => site.close());
 
   await app.register(operations, { listener: 'front', readiness: api.readiness, metrics: api.metrics });
+  // The same for every visitor until a restart; `no-cache` so a restart's change reaches open pages' next load.
+  const settingsJson = JSON.stringify(settings);
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: SITE_SETTINGS_PATH,
+    schema: { response: { 200: SiteSettings } },
+    handler: (_request, reply) =>
+      reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(settingsJson),
+  });
   app.route({
     method: ['GET', 'HEAD'],
     url: '/*',
@@ -96,7 +108,7 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
       if (isNavigation(request.url)) {
         return reply
           .code(503)
-          .headers(HTML_HEADERS)
+          .headers(headers.html)
           .header('cache-control', NO_STORE)
           .type('text/html; charset=utf-8')
           .send(NOT_BUILT_PAGE);

@@ -1,11 +1,14 @@
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Logger } from 'pino';
+import { securityHeaders, type SecurityHeaders } from './security-headers.js';
 import { DEFAULT_CAPS, loadSite, type MemoryCaps, type Site } from './site-files.js';
 
 export interface LiveSiteOptions {
   logger: Logger;
   caps?: MemoryCaps;
+  /** The security headers each file's answers carry. */
+  headers?: SecurityHeaders;
 }
 
 // A build writes many files in a burst (Vite's bundle, then each .br and .gz);
@@ -39,15 +42,19 @@ export class LiveSite {
     readonly root: string,
     private readonly log: Logger,
     private readonly caps: MemoryCaps,
+    private readonly headers: SecurityHeaders,
   ) {
     this.current = { files: new Map(), fallback: undefined, folders: [], memoryBytes: 0 };
   }
 
   /** Reads `root` and starts watching it; a folder that cannot be read is served as not built. */
-  static async open(root: string, { logger, caps = DEFAULT_CAPS }: LiveSiteOptions): Promise<LiveSite> {
-    const live = new LiveSite(root, logger, caps);
+  static async open(
+    root: string,
+    { logger, caps = DEFAULT_CAPS, headers = securityHeaders() }: LiveSiteOptions,
+  ): Promise<LiveSite> {
+    const live = new LiveSite(root, logger, caps, headers);
     try {
-      live.current = await loadSite(root, caps);
+      live.current = await loadSite(root, caps, headers);
     } catch (err) {
       logger.error({ err, root }, 'the site folder cannot be read');
     }
@@ -124,7 +131,7 @@ export class LiveSite {
     this.reading = true;
     let folders = this.current.folders;
     try {
-      const next = await loadSite(this.root, this.caps);
+      const next = await loadSite(this.root, this.caps, this.headers);
       if (this.closed) return;
       folders = next.folders;
       if (next.fallback || !this.current.fallback) {

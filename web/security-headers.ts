@@ -1,27 +1,33 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 
 /**
- * The site's Content-Security-Policy: everything from our own origin, no
- * inline script or style (the build links its one script and stylesheet; Vue's
- * style bindings go through CSSOM, which CSP does not govern), images also as
- * `data:` URLs, and no page of any other origin may frame ours (clickjacking,
- * and the gated API calls a framed page would make on a visitor's behalf).
+ * The site's Content-Security-Policy: scripts and styles from our own origin
+ * only, no inline script or style (the build links its one script and
+ * stylesheet; Vue's style bindings go through CSSOM, which CSP does not
+ * govern), images also as `data:` URLs, and no page of any other origin may
+ * frame ours (clickjacking, and the gated API calls a framed page would make
+ * on a visitor's behalf).
  *
- * Keep it this strict as the site grows: a tool that calls a third party from
- * the browser lists exactly that origin in the one directive it needs
- * (`connect-src 'self' https://probe.example`), never a wildcard. WebRTC needs
- * no directive here: CSP does not govern its connections.
+ * `connect-src` is the one open directive: the browser tools measure the
+ * visitor's own path to other sites (connectivity to any HTTPS site the
+ * visitor adds, leak-test providers, speed and probe services), so it allows
+ * any HTTPS origin, plus the plain-HTTP origins the operator's settings name
+ * (`extraConnect`). An injected script still cannot run: script-src stays
+ * 'self'. WebRTC needs no directive: CSP does not govern its connections.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function contentSecurityPolicy(extraConnect: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    ["connect-src 'self' https:", ...extraConnect].join(' '),
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 // Every powerful feature the site does not use is switched off for it and for
 // anything it might embed; WebRTC is not a permission, so future tools that use
@@ -60,14 +66,19 @@ export const FRONT_HEADERS: Readonly<OutgoingHttpHeaders> = Object.freeze({
   'permissions-policy': PERMISSIONS_POLICY,
 });
 
-/** On every HTML answer of the front listener: the above, the CSP, and X-Frame-Options for browsers without frame-ancestors. */
-export const HTML_HEADERS: Readonly<OutgoingHttpHeaders> = Object.freeze({
-  ...FRONT_HEADERS,
-  'content-security-policy': CONTENT_SECURITY_POLICY,
-  'x-frame-options': 'DENY',
-});
+/** The security headers of the front listener's answers, for one set of connect sources. */
+export interface SecurityHeaders {
+  /** On every HTML answer: FRONT_HEADERS, the CSP, and X-Frame-Options for browsers without frame-ancestors. */
+  html: Readonly<OutgoingHttpHeaders>;
+  /** The headers an answer of `contentType` carries. */
+  forType(contentType: string): Readonly<OutgoingHttpHeaders>;
+}
 
-/** The security headers an answer of `contentType` carries on the front listener. */
-export function securityHeadersFor(contentType: string): Readonly<OutgoingHttpHeaders> {
-  return contentType.startsWith('text/html') ? HTML_HEADERS : FRONT_HEADERS;
+export function securityHeaders(extraConnect: readonly string[] = []): SecurityHeaders {
+  const html = Object.freeze({
+    ...FRONT_HEADERS,
+    'content-security-policy': contentSecurityPolicy(extraConnect),
+    'x-frame-options': 'DENY',
+  });
+  return { html, forType: (contentType) => (contentType.startsWith('text/html') ? html : FRONT_HEADERS) };
 }

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { contentType } from 'mime-types';
 import { cacheClassOf, NO_STORE } from './cache-class.js';
 import type { Coding } from './content-encoding.js';
-import { securityHeadersFor } from './security-headers.js';
+import { securityHeaders, type SecurityHeaders } from './security-headers.js';
 
 /** How much of a build is held in memory; anything past the caps is streamed from disk on each request. */
 export interface MemoryCaps {
@@ -123,22 +123,28 @@ async function load(coding: Coding, found: Found, inMemory: boolean): Promise<Lo
 
 // A 304 carries the security headers too: the browser updates its stored
 // copy's headers from it, so a copy stored before they existed gains them.
-function variant(loaded: Loaded, type: string, cacheControl: string, compressed: boolean): Variant {
+function variant(
+  loaded: Loaded,
+  type: string,
+  cacheControl: string,
+  compressed: boolean,
+  headers: SecurityHeaders,
+): Variant {
   const notModified: OutgoingHttpHeaders = {
     etag: loaded.etag,
     'cache-control': cacheControl,
-    ...securityHeadersFor(type),
+    ...headers.forType(type),
   };
   if (compressed) notModified.vary = 'Accept-Encoding';
-  const headers: OutgoingHttpHeaders = { 'content-type': type, 'content-length': loaded.size, ...notModified };
-  if (loaded.coding !== 'identity') headers['content-encoding'] = loaded.coding;
-  return { headers, notModified, body: loaded.body, path: loaded.path };
+  const answer: OutgoingHttpHeaders = { 'content-type': type, 'content-length': loaded.size, ...notModified };
+  if (loaded.coding !== 'identity') answer['content-encoding'] = loaded.coding;
+  return { headers: answer, notModified, body: loaded.body, path: loaded.path };
 }
 
-function siteFile(relativePath: string, loaded: Loaded[], cacheControl: string): SiteFile {
+function siteFile(relativePath: string, loaded: Loaded[], cacheControl: string, headers: SecurityHeaders): SiteFile {
   const type = contentType(basename(relativePath)) || 'application/octet-stream';
   const compressed = loaded.length > 1;
-  const variants = new Map(loaded.map((l) => [l.coding, variant(l, type, cacheControl, compressed)]));
+  const variants = new Map(loaded.map((l) => [l.coding, variant(l, type, cacheControl, compressed, headers)]));
   return {
     identity: variants.get('identity')!,
     br: variants.get('br'),
@@ -154,7 +160,11 @@ function siteFile(relativePath: string, loaded: Loaded[], cacheControl: string):
  * leftover of an earlier build), the smallest files first into memory up to
  * `caps`, every variant with a strong ETag.
  */
-export async function loadSite(root: string, caps: MemoryCaps = DEFAULT_CAPS): Promise<Site> {
+export async function loadSite(
+  root: string,
+  caps: MemoryCaps = DEFAULT_CAPS,
+  headers: SecurityHeaders = securityHeaders(),
+): Promise<Site> {
   const { files: found, folders } = await walk(root);
   const isVariant = (rel: string) =>
     CODINGS.some(([, suffix]) => rel.endsWith(suffix) && found.has(rel.slice(0, -suffix.length)));
@@ -177,10 +187,10 @@ export async function loadSite(root: string, caps: MemoryCaps = DEFAULT_CAPS): P
     const inMemory = parts.every(([, f]) => f.stats.size <= caps.file) && memoryBytes + bytes <= caps.total;
     if (inMemory) memoryBytes += bytes;
     const loaded = await Promise.all(parts.map(([coding, f]) => load(coding, f, inMemory)));
-    const file = siteFile(rel, loaded, cacheClassOf(rel));
+    const file = siteFile(rel, loaded, cacheClassOf(rel), headers);
     files.set(`/${rel}`, file);
     if (rel === 'index.html' || rel.endsWith('/index.html')) files.set(`/${rel.slice(0, -'index.html'.length)}`, file);
-    if (rel === 'index.html') fallback = siteFile(rel, loaded, NO_STORE);
+    if (rel === 'index.html') fallback = siteFile(rel, loaded, NO_STORE, headers);
   }
   return { files, fallback, folders, memoryBytes };
 }

@@ -32,7 +32,7 @@ export const integerIn = (min: number, max: number) =>
 export const bool = () => Type.Boolean({ description: 'boolean' });
 
 export const oneOf = <const T extends string[]>(...values: T) =>
-  Type.Enum(values, { description: `one of ${values.join('|')}` });
+  Type.Enum<T>(values, { description: `one of ${values.join('|')}` });
 
 /** At most 32 characters that Date.parse reads as a time. */
 export const isoDate = () => {

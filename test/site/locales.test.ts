@@ -27,15 +27,42 @@ function sources(dir: string): string[] {
   );
 }
 
-const en = flatten(read('en.json'));
-
-test('every language has exactly the English keys, with as many plural forms', () => {
-  for (const file of readdirSync(join(SRC, 'locales')).filter((f) => f !== 'en.json')) {
-    const other = flatten(read(file));
-    assert.deepEqual([...other.keys()].sort(), [...en.keys()].sort(), file);
-    for (const [key, text] of en) {
-      assert.equal(other.get(key)?.split(' | ').length, text.split(' | ').length, `${file} ${key}`);
+// The site's own texts, and each tool's, under the tool's slug (as tools/strings.ts merges them).
+const TOOLS = join(SRC, 'tools');
+const toolSlugs = readdirSync(TOOLS, { withFileTypes: true }).flatMap((entry) =>
+  entry.isDirectory() && readdirSync(join(TOOLS, entry.name)).includes('strings') ? [entry.name] : [],
+);
+const LANGUAGES = readdirSync(join(SRC, 'locales')).map((file) => file.replace(/\.json$/, ''));
+const textsIn = (language: string): Map<string, string> => {
+  const texts = flatten(read(`${language}.json`));
+  for (const slug of toolSlugs) {
+    const file = join(TOOLS, slug, 'strings', `${language}.json`);
+    const own = flatten(JSON.parse(readFileSync(file, 'utf8')) as Tree, `${slug}.`);
+    for (const [key, text] of own) {
+      assert.ok(!texts.has(key), `${key} is both the site's and tool ${slug}'s`);
+      texts.set(key, text);
     }
+  }
+  return texts;
+};
+const en = textsIn('en');
+
+test("every language has exactly the English keys, with as many plural forms, the tools' included", () => {
+  for (const language of LANGUAGES.filter((l) => l !== 'en')) {
+    const other = textsIn(language);
+    assert.deepEqual([...other.keys()].sort(), [...en.keys()].sort(), language);
+    for (const [key, text] of en) {
+      assert.equal(other.get(key)?.split(' | ').length, text.split(' | ').length, `${language} ${key}`);
+    }
+  }
+});
+
+test("every tool has its texts in every language and a navigation label in the site's", () => {
+  for (const slug of toolSlugs) {
+    for (const language of LANGUAGES) {
+      assert.ok(readdirSync(join(TOOLS, slug, 'strings')).includes(`${language}.json`), `${slug}: ${language}`);
+    }
+    assert.ok(en.has(`nav.${slug}`), `nav.${slug}`);
   }
 });
 

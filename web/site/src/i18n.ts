@@ -53,12 +53,22 @@ export const i18n = createI18n({
   messages: messages as Record<Locale, typeof en>,
 });
 
+type LocaleHook = (locale: Locale) => Promise<void>;
+const hooks: LocaleHook[] = [];
+
+/** Work to finish before a newly chosen language shows, such as fetching a tool's texts in it. */
+export function onLocaleApplied(hook: LocaleHook): void {
+  hooks.push(hook);
+}
+
 async function apply(locale: Locale): Promise<void> {
   if (locale !== 'en' && !i18n.global.availableLocales.includes(locale)) {
     const [texts, countries] = await loaders[locale]();
     addCountryNames(locale, countries.default);
-    i18n.global.setLocaleMessage(locale, texts.default);
+    // Merged, not set: texts of tools fetched earlier in this language stay.
+    i18n.global.mergeLocaleMessage(locale, texts.default);
   }
+  await Promise.all(hooks.map((hook) => hook(locale)));
   i18n.global.locale.value = locale;
   document.documentElement.lang = locale;
 }

@@ -6,6 +6,8 @@ import {
   type RouteRecordSingleView,
 } from 'vue-router';
 import HomePage from './pages/HomePage.vue';
+import { TOOLS } from './tools/registry';
+import { loadToolStrings } from './tools/strings';
 
 /** A page at `path`, titled by the `<name>.title` message. */
 const page = (path: string, name: string, component: RouteRecordSingleView['component']) => ({
@@ -31,6 +33,13 @@ export const router = createRouter({
     page('/censorship', 'censorship', () => import('./pages/CensorshipPage.vue')),
     page('/status', 'status', () => import('./pages/StatusPage.vue')),
     page('/outages', 'outages', () => import('./pages/OutagesPage.vue')),
+    // A tool's page arrives with its texts; its title is its navigation label.
+    ...TOOLS.map((tool) => ({
+      path: `/${tool.slug}`,
+      name: tool.slug,
+      component: () => Promise.all([tool.page(), loadToolStrings(tool.slug)]).then(([page]) => page),
+      meta: { title: `nav.${tool.slug}` },
+    })),
     page('/r/:id', 'report', () => import('./pages/ReportPage.vue')),
     page('/:rest(.*)*', 'notFound', () => import('./pages/NotFoundPage.vue')),
   ],

@@ -1,4 +1,5 @@
 import type { HistoryRow } from '../../../../routes/asn/history-rows';
+import type { ReportSections } from '../lib/report-sections';
 
 // Answer shapes the site reads, as the frontend contract describes them
 // (docs/site.md names the sections). Only the fields the site reads are typed.
@@ -165,29 +166,14 @@ export interface Outages {
 }
 
 /** A card of the report's `ipinfo` section (contract 19.3). */
-export interface ReportCard {
-  source: string;
-  ip?: string;
-  countryCode?: string;
-  region?: string;
-  city?: string;
-  timezone?: string;
-  asn?: string;
-  isp?: string;
-  isProxy?: 'yes' | 'maybe' | 'no';
-  ipType?: 'business' | 'residential' | 'wireless' | 'hosting';
-  nativeIP?: boolean;
-  qualityScore?: number;
-  proxyProtocol?: string;
-  proxyProvider?: string;
-}
+export type ReportCard = NonNullable<ReportSections['ipinfo']>['cards'][number];
 
 export interface Report {
   v: 1;
   generatedAt: string;
   origin: string;
   locale: string;
-  sections: { ipinfo?: { testedAt: string; cards: ReportCard[] } } & Record<string, unknown>;
+  sections: ReportSections;
 }
 
 export interface StoredReport {

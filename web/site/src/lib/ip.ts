@@ -24,7 +24,7 @@ export function isIp(text: string): boolean {
 }
 
 /** The eight 16-bit groups of an IPv6 address (an embedded IPv4 tail folded in). */
-function ipv6Groups(ip: string): number[] {
+export function ipv6Groups(ip: string): number[] {
   const host = new URL(`http://[${ip}]/`).hostname.slice(1, -1);
   const [head = '', tail = ''] = host.split('::');
   const part = (s: string) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);

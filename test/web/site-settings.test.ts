@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { request } from 'undici';
+import { buildWeb } from '../../web/app.js';
+import { plainHttpOrigins, type SiteSettings } from '../../web/site-settings.js';
+import { buildTestApi } from '../support/app.js';
+
+async function frontWith(env: Record<string, string>) {
+  const dir = await mkdtemp(join(tmpdir(), 'site-settings-'));
+  await writeFile(join(dir, 'index.html'), '<!doctype html><title>SPA</title>');
+  const { app: api } = await buildTestApi(env);
+  const web = await buildWeb({ logger: pino({ level: 'silent' }), frontendDir: dir, api });
+  await web.listen({ port: 0, host: '127.0.0.1' });
+  const origin = `http://127.0.0.1:${(web.server.address() as AddressInfo).port}`;
+  return {
+    get: async (path: string) => {
+      const res = await request(`${origin}${path}`);
+      return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+    },
+    close: async () => {
+      await web.close();
+      await api.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+test('the front listener serves the public settings the pages read, from the running service', async () => {
+  for (const [value, cloudflare] of [
+    ['false', false],
+    ['true', true],
+  ] as const) {
+    const front = await frontWith({ SPEEDTEST_CLOUDFLARE: value });
+    try {
+      const res = await front.get('/site-settings.json');
+      assert.equal(res.status, 200);
+      assert.match(String(res.headers['content-type']), /^application\/json/);
+      assert.equal(res.headers['cache-control'], 'no-cache');
+      assert.equal(res.headers['x-content-type-options'], 'nosniff');
+      assert.deepEqual(JSON.parse(res.text), { speedTest: { cloudflare } });
+    } finally {
+      await front.close();
+    }
+  }
+});
+
+test('the site may connect to any HTTPS origin and to the plain-HTTP origins the settings name, and nothing else', async () => {
+  const front = await frontWith({});
+  try {
+    const policy = String((await front.get('/')).headers['content-security-policy']);
+    assert.match(policy, /(^|; )connect-src 'self' https:(;|$)/);
+    assert.match(policy, /(^|; )script-src 'self'(;|$)/);
+  } finally {
+    await front.close();
+  }
+  const named = { speedTest: { cloudflare: false }, extra: ['http://v4.example:8080/x', 'https://secure.example'] };
+  assert.deepEqual(plainHttpOrigins(named as unknown as SiteSettings), ['http://v4.example:8080']);
+});

@@ -1,0 +1,41 @@
+import { shallowReactive } from 'vue';
+import type { Report as ReportBody } from '../../../../routes/report/schema';
+
+// The report's sections as the service validates them (frontend contract 19.3):
+// one schema, on the server, types both ends.
+export type ReportSections = ReportBody['sections'];
+export type ReportSectionId = keyof ReportSections;
+/** What a tool hands over: its section without `testedAt`, which is stamped here. */
+export type SectionBody<K extends ReportSectionId> = Omit<NonNullable<ReportSections[K]>, 'testedAt'>;
+
+/** The order sections are listed and shown in. */
+export const SECTION_IDS = [
+  'ipinfo',
+  'connectivity',
+  'webrtc',
+  'dnsleak',
+  'speedtest',
+  'pingtest',
+  'mtrtest',
+  'ruletest',
+  'browserinfo',
+  'invisibility',
+  'enhanceddnsleak',
+  'persona',
+] as const satisfies readonly ReportSectionId[];
+
+// Each tool's latest result during this visit (memory only: nothing of it is
+// kept once the tab closes), the material of "Share report".
+const collected = shallowReactive<Partial<ReportSections>>({});
+
+/** Keeps a tool's latest result for the report; a newer run replaces it. */
+export function recordSection<K extends ReportSectionId>(id: K, body: SectionBody<K>): void {
+  collected[id] = { testedAt: new Date().toISOString(), ...body } as ReportSections[K];
+}
+
+/** The sections collected so far, in SECTION_IDS order. */
+export function collectedSections(): Partial<ReportSections> {
+  const out: Partial<ReportSections> = {};
+  for (const id of SECTION_IDS) if (collected[id]) Object.assign(out, { [id]: collected[id] });
+  return out;
+}

@@ -54,6 +54,11 @@ export class Readiness {
     return this.up.api && this.up.front;
   }
 
+  /** One dataset's status; undefined when no capability registered it. */
+  dataset(name: DatasetName): DatasetStatus | undefined {
+    return this.sources.get(name)?.();
+  }
+
   /** Each registered dataset's status, in DATASETS order. */
   datasets(): Array<[DatasetName, DatasetStatus]> {
     const out: Array<[DatasetName, DatasetStatus]> = [];

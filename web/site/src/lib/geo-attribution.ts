@@ -1,5 +1,7 @@
-/** Whose local database the server has loaded, as /site-settings.json says: null when none is. */
-export type GeoDatabase = 'maxmind' | 'dbip';
+import type { SiteSettings } from '../api/site-settings';
+
+/** Whose local database the server has loaded, as /site-settings.json says. */
+export type GeoDatabase = NonNullable<SiteSettings['geoDatabase']>;
 
 /**
  * The credit a database's licence asks for, in the licensor's own words: the

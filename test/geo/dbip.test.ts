@@ -13,7 +13,7 @@ import { Upstream } from '../../lib/upstream.js';
 import { GeoDatabases, type Edition } from '../../datasets/geo/databases.js';
 import { dbipAsnDatabase, dbipCityDatabase } from '../support/sample-dbip-databases.js';
 import { asnDatabase, cityDatabase } from '../support/sample-geo-databases.js';
-import { DBIP_HOST, dbipPath, serveDbip } from '../support/fake-dbip.js';
+import { DBIP_HOST, dbipPath, serveDbip, serveDbipEveryMonth } from '../support/fake-dbip.js';
 
 const NOVEMBER = 1_793_491_200;
 const OCTOBER = 1_790_812_800;
@@ -58,8 +58,8 @@ async function get(url: string) {
 
 test('GEODB_PROVIDER=dbip: a fresh process downloads both lite databases with no account; geo-local and /readyz answer from them', async (t) => {
   // Whatever month the real clock says: the month logic has its own tests with a pinned clock.
-  fake.on('*', DBIP_HOST, /^\/free\/dbip-city-lite-\d{4}-\d{2}\.mmdb\.gz$/, { body: gzipSync(dbipCityDatabase()) });
-  fake.on('*', DBIP_HOST, /^\/free\/dbip-asn-lite-\d{4}-\d{2}\.mmdb\.gz$/, { body: gzipSync(dbipAsnDatabase()) });
+  serveDbipEveryMonth(fake, 'city', gzipSync(dbipCityDatabase()));
+  serveDbipEveryMonth(fake, 'asn', gzipSync(dbipAsnDatabase()));
   const server = await startServer({ DATA_DIR: work, UPSTREAM_OVERRIDE_ORIGIN: fake.origin, GEODB_PROVIDER: 'dbip' });
   t.after(() => stopServer(server));
 

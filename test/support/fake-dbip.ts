@@ -14,3 +14,8 @@ export function serveDbip(fake: FakeUpstream, edition: Edition, month: string, b
     res.end(req.method === 'HEAD' ? undefined : body);
   });
 }
+
+/** Serves `body` as every month's release of the edition, whatever month the clock says. */
+export function serveDbipEveryMonth(fake: FakeUpstream, edition: Edition, body: Buffer<ArrayBufferLike>): void {
+  fake.on('*', DBIP_HOST, new RegExp(`^/free/${DBIP_EDITIONS[edition]}-\\d{4}-\\d{2}\\.mmdb\\.gz$`), { body });
+}

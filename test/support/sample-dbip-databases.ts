@@ -6,9 +6,10 @@ import { Double, Uint32, writeMmdb } from './mmdb-writer.js';
 const COUNTRY_LANGUAGES = ['de', 'en', 'es', 'fa', 'fr', 'ja', 'ko', 'pt-BR', 'ru', 'zh-CN'];
 
 /**
- * A small City Lite database: 8.8.8.0/24 (Mountain View), 2a01:4f8::/32
- * (Nuremberg) and 139.130.4.0/24 known only by its country, as DB-IP holds
- * some networks.
+ * A small City Lite database for the demo's networks, as DB-IP places them
+ * (8.8.8.0/24 Mountain View, 2a01:4f8::/32 Nuremberg, 193.0.0.0/21
+ * Amsterdam, 1.1.1.0/24 Sydney), and 139.130.4.0/24 known only by its
+ * country, as DB-IP holds some networks.
  */
 export function dbipCityDatabase(buildEpoch = 1_793_491_200): Buffer {
   return writeMmdb({
@@ -42,6 +43,26 @@ export function dbipCityDatabase(buildEpoch = 1_793_491_200): Buffer {
         },
       },
       {
+        network: '193.0.0.0/21',
+        data: {
+          city: { names: { en: 'Amsterdam' } },
+          continent: { code: 'EU', names: { en: 'Europe' } },
+          country: { iso_code: 'NL', is_in_european_union: true, names: { en: 'Netherlands', 'zh-CN': '荷兰' } },
+          location: { latitude: new Double(52.3676), longitude: new Double(4.90414) },
+          subdivisions: [{ names: { en: 'North Holland' } }],
+        },
+      },
+      {
+        network: '1.1.1.0/24',
+        data: {
+          city: { names: { en: 'Sydney' } },
+          continent: { code: 'OC', names: { en: 'Oceania' } },
+          country: { iso_code: 'AU', is_in_european_union: false, names: { en: 'Australia', 'zh-CN': '澳大利亚' } },
+          location: { latitude: new Double(-33.8688), longitude: new Double(151.209) },
+          subdivisions: [{ names: { en: 'New South Wales' } }],
+        },
+      },
+      {
         network: '139.130.4.0/24',
         data: {
           continent: { code: 'OC', names: { en: 'Oceania' } },
@@ -52,7 +73,7 @@ export function dbipCityDatabase(buildEpoch = 1_793_491_200): Buffer {
   });
 }
 
-/** A small ASN Lite database for 8.8.8.0/24 and 2a01:4f8::/32. */
+/** A small ASN Lite database for the same networks but the country-only one. */
 export function dbipAsnDatabase(buildEpoch = 1_793_491_200, org = 'Google LLC'): Buffer {
   return writeMmdb({
     databaseType: 'DBIP-ASN-Lite (compat=GeoLite2-ASN)',
@@ -65,6 +86,17 @@ export function dbipAsnDatabase(buildEpoch = 1_793_491_200, org = 'Google LLC'):
       {
         network: '2a01:4f8::/32',
         data: { autonomous_system_number: new Uint32(24940), autonomous_system_organization: 'Hetzner Online GmbH' },
+      },
+      {
+        network: '193.0.0.0/21',
+        data: {
+          autonomous_system_number: new Uint32(3333),
+          autonomous_system_organization: 'Reseaux IP Europeens Network Coordination Centre (RIPE NCC)',
+        },
+      },
+      {
+        network: '1.1.1.0/24',
+        data: { autonomous_system_number: new Uint32(13335), autonomous_system_organization: 'Cloudflare, Inc.' },
       },
     ],
   });

@@ -1,7 +1,5 @@
-import type { SiteSettings } from '../api/site-settings';
-
-/** Whose local database the server has loaded, as /site-settings.json says. */
-export type GeoDatabase = NonNullable<SiteSettings['geoDatabase']>;
+/** Whose local database the server has loaded, as /site-settings.json's `geoDatabase` says. */
+export type GeoDatabase = 'maxmind' | 'dbip';
 
 /**
  * The credit a database's licence asks for, in the licensor's own words: the

@@ -1,18 +1,18 @@
-import { test, after, before, beforeEach, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import pino from 'pino';
 import { request } from 'undici';
-import { FakeUpstream } from '../support/fake-upstream.js';
+import { downloadTestBed } from '../support/download-test-bed.js';
 import { LogCapture, REFERER } from '../support/app.js';
 import { startServer, stopServer } from '../support/real-server.js';
 import { Upstream } from '../../lib/upstream.js';
-import { GeoDatabases, type Edition } from '../../datasets/geo/databases.js';
+import { GeoDatabases, type Edition, type GeoProvider } from '../../datasets/geo/databases.js';
 import { dbipAsnDatabase, dbipCityDatabase } from '../support/sample-dbip-databases.js';
 import { asnDatabase, cityDatabase } from '../support/sample-geo-databases.js';
+import { mountainViewRecord } from '../support/geo-records.js';
 import { DBIP_HOST, dbipPath, serveDbip, serveDbipEveryMonth } from '../support/fake-dbip.js';
 
 const NOVEMBER = 1_793_491_200;
@@ -20,26 +20,17 @@ const OCTOBER = 1_790_812_800;
 // Early in a month, before DB-IP has published it.
 const NOW = new Date('2026-11-03T12:00:00Z');
 
-let fake: FakeUpstream;
-let work: string;
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-after(() => fake.close());
-beforeEach(async () => {
-  fake.reset();
-  work = await mkdtemp(join(tmpdir(), 'geo-dbip-'));
-});
-afterEach(() => rm(work, { recursive: true, force: true }));
+const bed = downloadTestBed('geo-dbip-');
 
-function databases(dir: string, logs = new LogCapture()) {
+function databases(dir: string, provider: GeoProvider = 'dbip') {
+  const logs = new LogCapture();
   const logger = pino({ level: 'debug' }, logs);
   return {
     logs,
     dbs: new GeoDatabases({
       dir,
-      provider: 'dbip',
-      upstream: new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: fake.origin, logger }),
+      provider,
+      upstream: new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: bed.fake.origin, logger }),
       accountId: '',
       licenseKey: '',
       logger,
@@ -49,7 +40,7 @@ function databases(dir: string, logs = new LogCapture()) {
 }
 
 const epoch = (dbs: GeoDatabases, e: Edition) => dbs[e]!.metadata.buildEpoch.getTime() / 1000;
-const gets = (path: string) => fake.requestsTo(DBIP_HOST, path).filter((r) => r.method === 'GET').length;
+const gets = (path: string) => bed.fake.requestsTo(DBIP_HOST, path).filter((r) => r.method === 'GET').length;
 
 async function get(url: string) {
   const res = await request(url, { headers: REFERER });
@@ -58,13 +49,17 @@ async function get(url: string) {
 
 test('GEODB_PROVIDER=dbip: a fresh process downloads both lite databases with no account; geo-local and /readyz answer from them', async (t) => {
   // Whatever month the real clock says: the month logic has its own tests with a pinned clock.
-  serveDbipEveryMonth(fake, 'city', gzipSync(dbipCityDatabase()));
-  serveDbipEveryMonth(fake, 'asn', gzipSync(dbipAsnDatabase()));
-  const server = await startServer({ DATA_DIR: work, UPSTREAM_OVERRIDE_ORIGIN: fake.origin, GEODB_PROVIDER: 'dbip' });
+  serveDbipEveryMonth(bed.fake, 'city', gzipSync(dbipCityDatabase()));
+  serveDbipEveryMonth(bed.fake, 'asn', gzipSync(dbipAsnDatabase()));
+  const server = await startServer({
+    DATA_DIR: bed.work,
+    UPSTREAM_OVERRIDE_ORIGIN: bed.fake.origin,
+    GEODB_PROVIDER: 'dbip',
+  });
   t.after(() => stopServer(server));
 
   const month = new Date().toISOString().slice(0, 7);
-  const sent = fake.requestsTo(DBIP_HOST);
+  const sent = bed.fake.requestsTo(DBIP_HOST);
   assert.deepEqual(
     sent.map((r) => `${r.method} ${r.path}`),
     [`GET ${dbipPath('city', month)}`, `GET ${dbipPath('asn', month)}`],
@@ -74,27 +69,12 @@ test('GEODB_PROVIDER=dbip: a fresh process downloads both lite databases with no
     sent.every((r) => r.headers.authorization === undefined),
     'no credentials anywhere',
   );
-  assert.deepEqual((await readdir(join(work, 'geo'))).sort(), ['dbip-asn-lite.mmdb', 'dbip-city-lite.mmdb']);
+  assert.deepEqual((await readdir(join(bed.work, 'geo'))).sort(), ['dbip-asn-lite.mmdb', 'dbip-city-lite.mmdb']);
 
   const mountainView = await get(`${server.apiUrl}/api/geo-local?ip=8.8.8.8`);
   assert.equal(mountainView.status, 200);
-  assert.deepEqual(
-    { ...mountainView.body, timezone: undefined },
-    {
-      ip: '8.8.8.8',
-      city: 'Mountain View',
-      region: 'California',
-      country: 'US',
-      country_name: 'United States',
-      country_code: 'US',
-      latitude: 37.4056,
-      longitude: -122.0775,
-      asn: 'AS15169',
-      org: 'Google LLC',
-      timezone: undefined,
-    },
-  );
-  assert.equal(mountainView.body.timezone, 'America/Los_Angeles', 'from the coordinates, as DB-IP gives no time zone');
+  // The time zone comes from the coordinates, as DB-IP gives none.
+  assert.deepEqual(mountainView.body, mountainViewRecord());
 
   const chinese = await get(`${server.apiUrl}/api/geo-local?ip=8.8.8.8&lang=zh-CN`);
   assert.equal(chinese.body.country_name, '美国', 'a name DB-IP has in the language');
@@ -124,28 +104,28 @@ test('GEODB_PROVIDER=dbip: a fresh process downloads both lite databases with no
 });
 
 test('month fallback: before this month is out, last month is downloaded; this month replaces it once published', async () => {
-  const dir = join(work, 'geo');
-  serveDbip(fake, 'city', '2026-10', gzipSync(dbipCityDatabase(OCTOBER)));
-  serveDbip(fake, 'asn', '2026-10', gzipSync(dbipAsnDatabase(OCTOBER)));
+  const dir = join(bed.work, 'geo');
+  serveDbip(bed.fake, 'city', '2026-10', gzipSync(dbipCityDatabase(OCTOBER)));
+  serveDbip(bed.fake, 'asn', '2026-10', gzipSync(dbipAsnDatabase(OCTOBER)));
   const { dbs } = databases(dir);
   await dbs.bootstrap();
   assert.equal(epoch(dbs, 'city'), OCTOBER);
   assert.equal(epoch(dbs, 'asn'), OCTOBER);
   assert.deepEqual(
-    fake.requestsTo(DBIP_HOST).map((r) => r.path),
+    bed.fake.requestsTo(DBIP_HOST).map((r) => r.path),
     [dbipPath('city', '2026-11'), dbipPath('city', '2026-10'), dbipPath('asn', '2026-11'), dbipPath('asn', '2026-10')],
   );
   const cityPath = join(dir, 'dbip-city-lite.mmdb');
   assert.equal((await stat(cityPath)).mtime.toISOString(), '2026-10-01T00:00:00.000Z', 'the file carries its release');
 
-  fake.reset();
-  serveDbip(fake, 'city', '2026-10', gzipSync(dbipCityDatabase(OCTOBER)));
-  serveDbip(fake, 'asn', '2026-10', gzipSync(dbipAsnDatabase(OCTOBER)));
+  bed.fake.reset();
+  serveDbip(bed.fake, 'city', '2026-10', gzipSync(dbipCityDatabase(OCTOBER)));
+  serveDbip(bed.fake, 'asn', '2026-10', gzipSync(dbipAsnDatabase(OCTOBER)));
   await dbs.checkForUpdates();
   assert.equal(gets('/free/'), 0, 'last month again: nothing to download');
-  assert.equal(fake.requestsTo(DBIP_HOST).filter((r) => r.method === 'HEAD').length, 4);
+  assert.equal(bed.fake.requestsTo(DBIP_HOST).filter((r) => r.method === 'HEAD').length, 4);
 
-  serveDbip(fake, 'city', '2026-11', gzipSync(dbipCityDatabase(NOVEMBER)));
+  serveDbip(bed.fake, 'city', '2026-11', gzipSync(dbipCityDatabase(NOVEMBER)));
   await dbs.checkForUpdates();
   assert.equal(gets(dbipPath('city', '2026-11')), 1, 'this month, once out, is downloaded');
   assert.equal(gets('/free/dbip-asn-lite'), 0, 'the ASN edition still has only last month');
@@ -157,7 +137,7 @@ test('month fallback: before this month is out, last month is downloaded; this m
 });
 
 test('a truncated, corrupt or wrong download is never loaded: the last good database stays, marked stale', async () => {
-  const dir = join(work, 'geo');
+  const dir = join(bed.work, 'geo');
   await mkdir(dir, { recursive: true });
   const good = dbipCityDatabase(OCTOBER);
   await writeFile(join(dir, 'dbip-city-lite.mmdb'), good);
@@ -167,7 +147,7 @@ test('a truncated, corrupt or wrong download is never loaded: the last good data
   await utimes(join(dir, 'dbip-asn-lite.mmdb'), october, october);
   const { dbs, logs } = databases(dir);
   await dbs.loadAll();
-  serveDbip(fake, 'asn', '2026-10', gzipSync(dbipAsnDatabase(OCTOBER)));
+  serveDbip(bed.fake, 'asn', '2026-10', gzipSync(dbipAsnDatabase(OCTOBER)));
 
   const gzipped = gzipSync(dbipCityDatabase(NOVEMBER));
   const broken: Array<[string, Buffer<ArrayBufferLike>, RegExp]> = [
@@ -184,7 +164,7 @@ test('a truncated, corrupt or wrong download is never loaded: the last good data
   ];
   for (const [what, body, reason] of broken) {
     logs.lines.length = 0;
-    serveDbip(fake, 'city', '2026-11', body);
+    serveDbip(bed.fake, 'city', '2026-11', body);
     await dbs.checkForUpdates();
     assert.deepEqual(await readFile(join(dir, 'dbip-city-lite.mmdb')), good, what);
     assert.equal(epoch(dbs, 'city'), OCTOBER, `${what}: the loaded reader stays`);
@@ -199,14 +179,14 @@ test('a truncated, corrupt or wrong download is never loaded: the last good data
     );
   }
 
-  serveDbip(fake, 'city', '2026-11', gzipSync(dbipCityDatabase(NOVEMBER)));
+  serveDbip(bed.fake, 'city', '2026-11', gzipSync(dbipCityDatabase(NOVEMBER)));
   await dbs.checkForUpdates();
   assert.equal(epoch(dbs, 'city'), NOVEMBER, 'a good release afterwards is taken');
   assert.equal(dbs.status('city').state, 'loaded');
 });
 
 test('boot: nothing published leaves geo-local unloaded, says so in one line, and start-up goes on', async () => {
-  const { dbs, logs } = databases(join(work, 'geo'));
+  const { dbs, logs } = databases(join(bed.work, 'geo'));
   await dbs.bootstrap();
   assert.equal(dbs.city, undefined);
   assert.deepEqual(dbs.status('city'), { state: 'missing', updatedAt: null });
@@ -214,27 +194,20 @@ test('boot: nothing published leaves geo-local unloaded, says so in one line, an
   const [line] = logs.find('geo databases missing');
   assert.match(String(line?.msg), /dbip-city-lite, dbip-asn-lite.*answers 503; the download failed \(.*404/);
   assert.equal(line?.err, undefined);
-  assert.deepEqual(await readdir(join(work, 'geo')), []);
+  assert.deepEqual(await readdir(join(bed.work, 'geo')), []);
 });
 
 test('/readyz names a MaxMind database as such, and a DB-IP file an operator put in place by hand as DB-IP', async () => {
-  const dir = join(work, 'geo');
+  const dir = join(bed.work, 'geo');
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'GeoLite2-City.mmdb'), cityDatabase());
   await writeFile(join(dir, 'GeoLite2-ASN.mmdb'), dbipAsnDatabase());
-  const logger = pino({ level: 'silent' });
-  const maxmind = new GeoDatabases({
-    dir,
-    upstream: new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: fake.origin, logger }),
-    accountId: '',
-    licenseKey: '',
-    logger,
-  });
+  const maxmind = databases(dir, 'maxmind').dbs;
   await maxmind.loadAll();
   assert.deepEqual(maxmind.status('city').database, { provider: 'maxmind', edition: 'GeoLite2-City' });
   assert.deepEqual(maxmind.status('asn').database, {
     provider: 'dbip',
     edition: 'DBIP-ASN-Lite (compat=GeoLite2-ASN)',
   });
-  assert.equal(fake.requests.length, 0);
+  assert.equal(bed.fake.requests.length, 0);
 });

@@ -1,4 +1,5 @@
-import { Double, Uint32, writeMmdb } from './mmdb-writer.js';
+import { Double, writeMmdb } from './mmdb-writer.js';
+import { asnNetworks } from './sample-geo-databases.js';
 
 // DB-IP's lite files follow GeoLite2's layout with less in it: names without
 // geoname ids, no accuracy radius, postal code or time zone, a city and a
@@ -73,31 +74,11 @@ export function dbipCityDatabase(buildEpoch = 1_793_491_200): Buffer {
   });
 }
 
-/** A small ASN Lite database for the same networks but the country-only one. */
+/** A small ASN Lite database: GeoLite2-ASN's layout, for the same networks but the country-only one. */
 export function dbipAsnDatabase(buildEpoch = 1_793_491_200, org = 'Google LLC'): Buffer {
   return writeMmdb({
     databaseType: 'DBIP-ASN-Lite (compat=GeoLite2-ASN)',
     buildEpoch,
-    networks: [
-      {
-        network: '8.8.8.0/24',
-        data: { autonomous_system_number: new Uint32(15169), autonomous_system_organization: org },
-      },
-      {
-        network: '2a01:4f8::/32',
-        data: { autonomous_system_number: new Uint32(24940), autonomous_system_organization: 'Hetzner Online GmbH' },
-      },
-      {
-        network: '193.0.0.0/21',
-        data: {
-          autonomous_system_number: new Uint32(3333),
-          autonomous_system_organization: 'Reseaux IP Europeens Network Coordination Centre (RIPE NCC)',
-        },
-      },
-      {
-        network: '1.1.1.0/24',
-        data: { autonomous_system_number: new Uint32(13335), autonomous_system_organization: 'Cloudflare, Inc.' },
-      },
-    ],
+    networks: asnNetworks({ google: org, cloudflare: 'Cloudflare, Inc.' }),
   });
 }

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { byteCap } from '../../lib/byte-cap.js';
-import { announcedBytes, downloadProgress } from '../../lib/download-progress.js';
 import { UpstreamError, type UpstreamResponse } from '../../lib/upstream.js';
 import {
   MAX_DATABASE_BYTES,
@@ -12,7 +11,7 @@ import {
   type FetchedDatabase,
   type SourceContext,
 } from './database-source.js';
-import { downloadRequest } from './download-request.js';
+import { cappedBody, downloadRequest } from './download-request.js';
 
 /** DB-IP's free "lite" editions, by the names their files carry (also their file names under the geo folder). */
 export const DBIP_EDITIONS = { city: 'dbip-city-lite', asn: 'dbip-asn-lite' } as const;
@@ -92,26 +91,13 @@ export class DbipSource implements DatabaseSource {
   async fetch(edition: Edition, work: string, deadline: number): Promise<FetchedDatabase> {
     const name = DBIP_EDITIONS[edition];
     const { res, release } = await this.current(edition, 'GET', deadline);
-    const maxDownload = this.context.maxDownloadBytes;
-    if (Number(res.headers['content-length']) > maxDownload) {
-      res.body.destroy();
-      throw new UpstreamError(`${name}: the download is over ${maxDownload} bytes; refused`);
-    }
     const file = join(work, `${name}.mmdb`);
-    const progress = downloadProgress(
-      this.context.log,
-      `${name}-${release.month}`,
-      announcedBytes(res.headers),
-      this.context.progressEveryMs,
-    );
-    await pipeline(
-      res.body,
-      progress,
-      byteCap(maxDownload, `${name} download`),
+    await pipeline([
+      ...cappedBody(res, `${name}-${release.month}`, this.context),
       createGunzip(),
       byteCap(MAX_DATABASE_BYTES, `${name} database`),
       createWriteStream(file),
-    );
+    ]);
     return { file, releasedAt: release.start };
   }
 }

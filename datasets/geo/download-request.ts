@@ -1,6 +1,10 @@
+import type { Readable, Transform } from 'node:stream';
+import { byteCap } from '../../lib/byte-cap.js';
+import { announcedBytes, downloadProgress } from '../../lib/download-progress.js';
 import { redactUrl } from '../../lib/logger.js';
 import { isPublicIp } from '../../lib/network/public-address.js';
 import { UpstreamError, type Upstream, type UpstreamResponse } from '../../lib/upstream.js';
+import type { SourceContext } from './database-source.js';
 
 const MAX_REDIRECTS = 5;
 
@@ -43,6 +47,27 @@ export async function downloadRequest(url: string, request: DownloadRequest): Pr
     return res;
   }
   throw new UpstreamError(`${redactUrl(url)}: too many redirects`);
+}
+
+/**
+ * The first stages of a download's body, for a pipeline: refused at once when
+ * it announces more than the cap, its progress logged, cut off past the cap.
+ */
+export function cappedBody(
+  res: UpstreamResponse,
+  what: string,
+  context: SourceContext,
+): [Readable, Transform, Transform] {
+  const max = context.maxDownloadBytes;
+  if (Number(res.headers['content-length']) > max) {
+    res.body.destroy();
+    throw new UpstreamError(`${what}: the download is over ${max} bytes; refused`);
+  }
+  return [
+    res.body,
+    downloadProgress(context.log, what, announcedBytes(res.headers), context.progressEveryMs),
+    byteCap(max, `${what} download`),
+  ];
 }
 
 /**

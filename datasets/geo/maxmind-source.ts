@@ -6,7 +6,6 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
 import { byteCap } from '../../lib/byte-cap.js';
-import { announcedBytes, downloadProgress } from '../../lib/download-progress.js';
 import { UpstreamError, type UpstreamResponse } from '../../lib/upstream.js';
 import {
   MAX_DATABASE_BYTES,
@@ -15,7 +14,7 @@ import {
   type FetchedDatabase,
   type SourceContext,
 } from './database-source.js';
-import { downloadRequest } from './download-request.js';
+import { cappedBody, downloadRequest } from './download-request.js';
 
 /** The two databases, by MaxMind edition id (also their file names under the geo folder). */
 export const EDITIONS = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' } as const;
@@ -91,11 +90,6 @@ export class MaxmindSource implements DatabaseSource {
 
     const archive = join(work, `${name}.tar.gz`);
     const res = await this.request(this.url(edition, 'tar.gz'), 'GET', deadline);
-    const maxArchive = this.context.maxDownloadBytes;
-    if (Number(res.headers['content-length']) > maxArchive) {
-      res.body.destroy();
-      throw new UpstreamError(`${name}: the archive is over ${maxArchive} bytes; refused`);
-    }
     const lastModified = Date.parse(String(res.headers['last-modified'] ?? ''));
     const hash = createHash('sha256');
     const hashing = new Transform({
@@ -104,13 +98,7 @@ export class MaxmindSource implements DatabaseSource {
         done(null, chunk);
       },
     });
-    const progress = downloadProgress(
-      this.context.log,
-      name,
-      announcedBytes(res.headers),
-      this.context.progressEveryMs,
-    );
-    await pipeline(res.body, progress, byteCap(maxArchive, `${name} archive`), hashing, createWriteStream(archive));
+    await pipeline([...cappedBody(res, name, this.context), hashing, createWriteStream(archive)]);
     const actual = hash.digest('hex');
     if (actual !== expected) throw new Error(`${name}: checksum mismatch (expected ${expected}, got ${actual})`);
 

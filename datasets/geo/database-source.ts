@@ -3,8 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Upstream } from '../../lib/upstream.js';
 
 /** Who publishes the local databases: GEODB_PROVIDER. */
-export const GEO_PROVIDERS = ['maxmind', 'dbip'] as const;
-export type GeoProvider = (typeof GEO_PROVIDERS)[number];
+export type GeoProvider = 'maxmind' | 'dbip';
 
 export type Edition = 'city' | 'asn';
 export const EDITION_KEYS: readonly Edition[] = ['city', 'asn'];

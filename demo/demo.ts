@@ -20,12 +20,21 @@ import { startVisitorProxy } from './visitor-proxy.js';
 const API_PORT = process.env.BACKEND_PORT ?? '11966';
 const VISITOR_PORT = Number(process.env.FRONTEND_PORT ?? '18966');
 const VISITOR_IP = process.env.DEMO_VISITOR_IP ?? '8.8.8.8';
-const [SERVICE_FRONT_PORT = 0] = await freePorts(1);
+const VISITOR_IPV6 = process.env.DEMO_VISITOR_IPV6 ?? '2001:4860:4860::8888';
+const [SERVICE_FRONT_PORT = 0, V4_PORT = 0, V6_PORT = 0] = await freePorts(3);
 const FRONT_LISTENING = /\bfront listener at /;
 
 const fakes = await startAllFakes();
 const dataDir = await mkdtemp(join(tmpdir(), 'netdiag-demo-'));
-const proxy = await startVisitorProxy({ host: '127.0.0.1', port: SERVICE_FRONT_PORT }, VISITOR_IP, VISITOR_PORT);
+const front = { host: '127.0.0.1', port: SERVICE_FRONT_PORT };
+const proxy = await startVisitorProxy(front, VISITOR_IP, VISITOR_PORT);
+// The stand-ins for an operator's IPv4-only and IPv6-only hostnames of the
+// service (IPV4_ONLY_ORIGIN, IPV6_ONLY_ORIGIN): one listening on IPv4
+// loopback only, one on IPv6 loopback only, each presenting the visitor's
+// address in its family. Browsers resolve any *.localhost name to loopback;
+// a host name, since a CSP source cannot name an IPv6 address.
+const v4Proxy = await startVisitorProxy(front, VISITOR_IP, V4_PORT, '127.0.0.1');
+const v6Proxy = await startVisitorProxy(front, VISITOR_IPV6, V6_PORT, '::1');
 
 const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
   cwd: APP_ROOT,
@@ -38,6 +47,8 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     BACKEND_PORT: API_PORT,
     FRONTEND_PORT: String(SERVICE_FRONT_PORT),
     DATA_DIR: dataDir,
+    IPV4_ONLY_ORIGIN: `http://ipv4-only.localhost:${v4Proxy.port}`,
+    IPV6_ONLY_ORIGIN: `http://ipv6-only.localhost:${v6Proxy.port}`,
   },
 });
 // The service's front listener sits behind the stand-in proxy: its line would
@@ -71,7 +82,7 @@ void (async () => {
 })();
 
 async function stopAll(): Promise<void> {
-  await proxy.close();
+  await Promise.all([proxy.close(), v4Proxy.close(), v6Proxy.close()]);
   await fakes.close();
   await rm(dataDir, { recursive: true, force: true });
 }

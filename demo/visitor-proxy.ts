@@ -13,6 +13,8 @@ export async function startVisitorProxy(
   target: { host: string; port: number },
   visitorIp: string,
   port = 0,
+  /** Where it listens: `::1` stands for a hostname with only an IPv6 address. */
+  host = '127.0.0.1',
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const upstream = request(
@@ -34,7 +36,7 @@ export async function startVisitorProxy(
     });
     req.pipe(upstream);
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
   return {
     server,
     port: (server.address() as AddressInfo).port,

@@ -44,11 +44,20 @@ export function thirdPartyAddress(workerIndex: number): string {
 }
 
 /**
- * Chromium's resolver rules for one worker: `first` (a test's own mappings,
- * which win), then every other name to the fake, but the site itself.
+ * Chromium's resolver rules for one worker: `first` (a test's own mappings;
+ * the first matching rule wins), the demo's IPv4-only and IPv6-only hostnames
+ * (demo/demo.ts) to one loopback family each, then every other name to the
+ * fake, but the site itself.
  */
 export function hostResolverRules(address: string, first: readonly string[] = []): string {
-  return [...first, `MAP * ${address}`, 'EXCLUDE localhost', 'EXCLUDE *.localhost'].join(', ');
+  return [
+    ...first,
+    'MAP ipv4-only.localhost 127.0.0.1',
+    'MAP ipv6-only.localhost [::1]',
+    `MAP * ${address}`,
+    'EXCLUDE localhost',
+    'EXCLUDE *.localhost',
+  ].join(', ');
 }
 
 function throwAwayCertificate(): { key: Buffer; cert: Buffer } {

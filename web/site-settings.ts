@@ -8,7 +8,13 @@ import type { Readiness } from '../operations/readiness.js';
  * the spec's booleans; this is the site's own document, served by the front
  * listener at SITE_SETTINGS_PATH and fetched only by the pages that need it.
  */
+const Origin = Type.Union([Type.String(), Type.Null()]);
+
 export const SiteSettings = Type.Object({
+  /** Origins of this same service reachable over one address family only (IPV4_ONLY_ORIGIN, IPV6_ONLY_ORIGIN). */
+  addresses: Type.Object({ ipv4Origin: Origin, ipv6Origin: Origin }),
+  /** Hostnames of this same service the proxy rule test asks (RULE_TEST_ORIGINS); empty: the built-in echo services. */
+  ruleTest: Type.Object({ origins: Type.Array(Type.String()) }),
   speedTest: Type.Object({
     /** Whether the speed test offers Cloudflare's speed endpoints beside this server (SPEEDTEST_CLOUDFLARE). */
     cloudflare: Type.Boolean(),
@@ -25,6 +31,8 @@ export const SITE_SETTINGS_PATH = '/site-settings.json';
 
 export function siteSettings(config: Config, readiness: Readiness): SiteSettings {
   return {
+    addresses: { ipv4Origin: config.IPV4_ONLY_ORIGIN || null, ipv6Origin: config.IPV6_ONLY_ORIGIN || null },
+    ruleTest: { origins: config.RULE_TEST_ORIGINS ? config.RULE_TEST_ORIGINS.split(',') : [] },
     speedTest: { cloudflare: config.SPEEDTEST_CLOUDFLARE },
     geoDatabase: loadedGeoDatabase(readiness),
   };

@@ -1,8 +1,10 @@
 import { isIP } from 'node:net';
+import cors from '@fastify/cors';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clientIp } from '../../lib/client-ip.js';
 import { HttpError } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
+import { allowedHostnames, refererMatcher } from '../../plugins/referer-gate.js';
 
 const ClientIp = Type.Object({
   ip: Type.String(),
@@ -13,8 +15,20 @@ const ClientIp = Type.Object({
  * GET /api/client-ip (ours, not in the spec): the visitor's own address as
  * this service resolves it, for the site's home page. Never cached: it is
  * the caller's own.
+ *
+ * The addresses page also asks it through the operator's IPv4-only and
+ * IPv6-only hostnames of this same service (IPV4_ONLY_ORIGIN,
+ * IPV6_ONLY_ORIGIN), a cross-origin read: CORS allows exactly the origins
+ * whose hostname the Referer gate allows (localhost and ALLOWED_DOMAINS), and
+ * only here. A simple GET needs no preflight, so none is answered.
  */
 const clientIpRoute: FastifyPluginAsyncTypebox = async (app) => {
+  const allowed = refererMatcher(allowedHostnames(app.config.ALLOWED_DOMAINS));
+  await app.register(cors, {
+    origin: (origin, callback) => callback(null, origin !== undefined && allowed(origin)),
+    methods: ['GET'],
+    preflight: false,
+  });
   app.get('/client-ip', { schema: { response: { 200: ClientIp, 500: ErrorBody } } }, async (request) => {
     const ip = clientIp(request);
     // Only a request whose socket closed before it was read has no address at all.

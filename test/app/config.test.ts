@@ -57,6 +57,13 @@ test('a malformed setting is a start-up error naming it', () => {
     [{ UPSTREAM_TIMEOUT_MS: '0' }, 'UPSTREAM_TIMEOUT_MS'],
     [{ UPSTREAM_OVERRIDE_ORIGIN: 'ftp://x/y' }, 'UPSTREAM_OVERRIDE_ORIGIN'],
     [{ DNS_OVERRIDE_SERVER: 'nohost' }, 'DNS_OVERRIDE_SERVER'],
+    [{ IPV4_ONLY_ORIGIN: 'https://v4.example/path' }, 'IPV4_ONLY_ORIGIN'],
+    [{ IPV6_ONLY_ORIGIN: 'v6.example' }, 'IPV6_ONLY_ORIGIN'],
+    [{ RULE_TEST_ORIGINS: 'https://a.example, https://b.example' }, 'RULE_TEST_ORIGINS'],
+    [
+      { RULE_TEST_ORIGINS: Array.from({ length: 17 }, (_, i) => `https://r${i}.example`).join(',') },
+      'RULE_TEST_ORIGINS',
+    ],
   ];
   for (const [env, name] of cases) {
     assert.throws(

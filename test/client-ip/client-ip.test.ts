@@ -83,3 +83,30 @@ test('through the front listener over a real socket: the socket peer, named by t
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('the site’s own pages on another origin (the IPv4-only and IPv6-only hostnames) may read it; no other origin may', async () => {
+  const own = await ask({ origin: 'http://localhost:18966' });
+  assert.equal(own.statusCode, 200);
+  assert.equal(own.headers['access-control-allow-origin'], 'http://localhost:18966');
+  assert.match(String(own.headers.vary), /Origin/i);
+  const stranger = await ask({ origin: 'https://evil.example' });
+  assert.equal(stranger.statusCode, 200, 'the gate judges the Referer; CORS only decides who may read');
+  assert.equal(stranger.headers['access-control-allow-origin'], undefined);
+  const { app: listed } = await buildTestApi({ ALLOWED_DOMAINS: 'netdiag.example' });
+  try {
+    const res = await call(listed, {
+      method: 'GET',
+      url: '/api/client-ip',
+      headers: { origin: 'https://netdiag.example', referer: 'https://netdiag.example/addresses' },
+    });
+    assert.equal(res.headers['access-control-allow-origin'], 'https://netdiag.example');
+    const configs = await call(listed, {
+      method: 'GET',
+      url: '/api/configs',
+      headers: { origin: 'https://netdiag.example' },
+    });
+    assert.equal(configs.headers['access-control-allow-origin'], undefined, 'no other route answers cross-origin');
+  } finally {
+    await listed.close();
+  }
+});

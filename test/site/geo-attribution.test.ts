@@ -4,6 +4,7 @@ import {
   attributionOf,
   attributionOfSource,
   localSourceName,
+  sourceName,
   type Attribution,
 } from '../../web/site/src/lib/geo-attribution.js';
 
@@ -33,4 +34,10 @@ test("a shared report's card gets the credit of the database it names, and no ot
   for (const other of ['IPinfo', 'ip-api', 'IP.SB', '', 'db-ip lite', 'MaxMind GeoLite2 ']) {
     assert.equal(attributionOfSource(other), null, JSON.stringify(other));
   }
+});
+
+test('the local source is shown by its publisher, every other source by its own name', () => {
+  assert.equal(sourceName({ route: 'geo-local', name: 'MaxMind GeoLite2' }, 'dbip'), 'DB-IP Lite');
+  assert.equal(sourceName({ route: 'geo-local', name: 'MaxMind GeoLite2' }, null), 'MaxMind GeoLite2');
+  assert.equal(sourceName({ route: 'geo-free-a', name: 'ip-api' }, 'dbip'), 'ip-api');
 });

@@ -43,6 +43,11 @@ export function localSourceName(database: GeoDatabase | null): string {
   return DATABASES[database ?? 'maxmind'].name;
 }
 
+/** A geo source's name as shown: the local database's is its publisher's. */
+export function sourceName(source: { route: string; name: string }, database: GeoDatabase | null): string {
+  return source.route === 'geo-local' ? localSourceName(database) : source.name;
+}
+
 /** The credit to show beside the local database's data; null when none is loaded. */
 export function attributionOf(database: GeoDatabase | null): Attribution | null {
   return database ? DATABASES[database].attribution : null;

@@ -57,6 +57,7 @@ export const ConfigSchema = Type.Object({
   IPV6_ONLY_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
   RULE_TEST_ORIGINS: Type.String({ default: '', pattern: '^$|^https?://[^/,\\s]+(,https?://[^/,\\s]+){0,15}$' }),
 
+  GEODB_PROVIDER: Type.Enum(['maxmind', 'dbip'], { default: 'maxmind' }),
   GEODB_ACCOUNT_ID: Text,
   GEODB_LICENSE_KEY: Text,
   GEODB_AUTO_UPDATE: Flag,

@@ -45,8 +45,7 @@ export function siteRoot(frontendDir: string): string {
  * times the CPU of the API request itself (docs/decisions/0001).
  */
 export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOptions): Promise<FastifyInstance> {
-  const settings = siteSettings(api.config);
-  const headers = securityHeaders(plainHttpOrigins(settings));
+  const headers = securityHeaders(plainHttpOrigins(siteSettings(api.config, api.readiness)));
   const site = await LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps, headers });
   const app = fastifyLoggingTo(logger, {
     serverFactory: (handler) =>
@@ -84,14 +83,17 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   app.addHook('onClose', async () => site.close());
 
   await app.register(operations, { listener: 'front', readiness: api.readiness, metrics: api.metrics });
-  // The same for every visitor until a restart; `no-cache` so a restart's change reaches open pages' next load.
-  const settingsJson = JSON.stringify(settings);
+  // Read on each request, as the loaded geo database can change while running;
+  // `no-cache` so a change reaches open pages' next load.
   app.route({
     method: ['GET', 'HEAD'],
     url: SITE_SETTINGS_PATH,
     schema: { response: { 200: SiteSettings } },
     handler: (_request, reply) =>
-      reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(settingsJson),
+      reply
+        .header('cache-control', 'no-cache')
+        .type('application/json; charset=utf-8')
+        .send(siteSettings(api.config, api.readiness)),
   });
   app.route({
     method: ['GET', 'HEAD'],

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { Config } from '../fastify.config.js';
+import type { Readiness } from '../operations/readiness.js';
 
 /**
  * The settings the site's pages read at run time, so one build serves every
@@ -18,17 +19,29 @@ export const SiteSettings = Type.Object({
     /** Whether the speed test offers Cloudflare's speed endpoints beside this server (SPEEDTEST_CLOUDFLARE). */
     cloudflare: Type.Boolean(),
   }),
+  /**
+   * Whose local geolocation database is loaded, so the site shows the credit
+   * its licence asks for: null while none is (or it is neither's).
+   */
+  geoDatabase: Type.Union([Type.Literal('maxmind'), Type.Literal('dbip'), Type.Null()]),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
 
 export const SITE_SETTINGS_PATH = '/site-settings.json';
 
-export function siteSettings(config: Config): SiteSettings {
+export function siteSettings(config: Config, readiness: Readiness): SiteSettings {
   return {
     addresses: { ipv4Origin: config.IPV4_ONLY_ORIGIN || null, ipv6Origin: config.IPV6_ONLY_ORIGIN || null },
     ruleTest: { origins: config.RULE_TEST_ORIGINS ? config.RULE_TEST_ORIGINS.split(',') : [] },
     speedTest: { cloudflare: config.SPEEDTEST_CLOUDFLARE },
+    geoDatabase: loadedGeoDatabase(readiness),
   };
+}
+
+/** The city database's publisher as the file names it (an update or a hand replacement can change it while running). */
+function loadedGeoDatabase(readiness: Readiness): SiteSettings['geoDatabase'] {
+  const provider = readiness.dataset('geoCity')?.database?.provider;
+  return provider === 'maxmind' || provider === 'dbip' ? provider : null;
 }
 
 /**

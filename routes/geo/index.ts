@@ -51,6 +51,7 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
     new GeoDatabases({
       dir: join(fromAppRoot(app.config.DATA_DIR), 'geo'),
       upstream: app.upstream,
+      provider: app.config.GEODB_PROVIDER,
       accountId: app.config.GEODB_ACCOUNT_ID,
       licenseKey: app.config.GEODB_LICENSE_KEY,
       logger: app.log,

@@ -61,6 +61,10 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: limit,
       schema: {
+        documentedBody: Type.Object({
+          report: Report,
+          ttlDays: Type.Optional(Type.Union(TTL_DAYS.map((days) => Type.Literal(days)))),
+        }),
         response: {
           201: Type.Object({ id: Type.String(), expiresAt: Type.String() }),
           400: Type.Union([InvalidBody, ErrorBody]),

@@ -31,6 +31,7 @@ export const router = createRouter({
     page('/censorship', 'censorship', () => import('./pages/CensorshipPage.vue')),
     page('/status', 'status', () => import('./pages/StatusPage.vue')),
     page('/outages', 'outages', () => import('./pages/OutagesPage.vue')),
+    page('/reference', 'reference', () => import('./pages/ReferencePage.vue')),
     page('/r/:id', 'report', () => import('./pages/ReportPage.vue')),
     page('/:rest(.*)*', 'notFound', () => import('./pages/NotFoundPage.vue')),
   ],

@@ -92,3 +92,24 @@ test('/reference in Simplified Chinese keeps the document’s own words', async 
   await expect(page.locator('#face-site-api')).toContainText('可能变更');
   await expect(page.getByText('路由说明为英文。')).toBeVisible();
 });
+
+test('/reference says in words when the server publishes no reference, or an unreadable one', async ({
+  page,
+  watch,
+}) => {
+  watch.allow(/HTTP 404: .*\/openapi\.json/);
+  watch.allow(/console error: Failed to load resource: the server responded with a status of 404/);
+  await page.route('/openapi.json', (route) =>
+    route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not Found' }),
+  );
+  await page.goto('/reference');
+  await expect(page.getByRole('alert')).toContainText('This server does not publish an API reference.');
+  await page.unroute('/openapi.json');
+  await page.route('/openapi.json', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: '{"swagger": "2.0"}' }),
+  );
+  await page.reload();
+  await expect(page.getByRole('alert')).toHaveText(
+    "The reference could not be read: the server's answer is not an OpenAPI document.",
+  );
+});

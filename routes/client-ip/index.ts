@@ -15,12 +15,16 @@ const ClientIp = Type.Object({
  * the caller's own.
  */
 const clientIpRoute: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/client-ip', { schema: { response: { 200: ClientIp, 500: ErrorBody } } }, async (request) => {
-    const ip = clientIp(request);
-    // Only a request whose socket closed before it was read has no address at all.
-    if (!ip) throw new HttpError(500, 'Client address unknown');
-    return { ip, family: isIP(ip) === 4 ? ('IPv4' as const) : ('IPv6' as const) };
-  });
+  app.get(
+    '/client-ip',
+    { schema: { summary: "The caller's address and its family", response: { 200: ClientIp, 500: ErrorBody } } },
+    async (request) => {
+      const ip = clientIp(request);
+      // Only a request whose socket closed before it was read has no address at all.
+      if (!ip) throw new HttpError(500, 'Client address unknown');
+      return { ip, family: isIP(ip) === 4 ? ('IPv4' as const) : ('IPv6' as const) };
+    },
+  );
 };
 
 export default clientIpRoute;

@@ -61,6 +61,7 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: limit,
       schema: {
+        summary: 'Store a report to share; its id and expiry',
         documentedBody: Type.Object({
           report: Report,
           ttlDays: Type.Optional(Type.Union(TTL_DAYS.map((days) => Type.Literal(days)))),
@@ -96,7 +97,7 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     method: [...NOT_POST],
     url: '/report',
-    schema: { response: { 405: ErrorBody } },
+    schema: { summary: 'Every method but POST: 405', response: { 405: ErrorBody } },
     handler: async (_request, reply) => reply.code(405).send({ error: 'Method Not Allowed' }),
   });
 
@@ -104,6 +105,7 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
     '/report/:id',
     {
       schema: {
+        summary: 'A shared report, as stored, until it expires',
         params: Type.Object({ id: guarded(reportIdGuard) }),
         response: { 200: StoredReport, 404: ErrorBody, 500: ErrorBody, 503: ErrorBody },
       },

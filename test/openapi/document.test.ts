@@ -159,6 +159,15 @@ test('the command-line face is marked stable and /api as the site’s own, subje
   assert.deepEqual(document.paths?.['/healthz']?.get?.tags, ['operations']);
 });
 
+test('every operation on the API listener says in a summary what it answers', async () => {
+  const { document } = await documentOf('api');
+  const unsummarised = operations(document).filter(([, operation]) => !operation.summary);
+  assert.deepEqual(
+    unsummarised.map(([path]) => path),
+    [],
+  );
+});
+
 test('an /api route lists its parameters, its own answers and the chain’s (Referer gate, limiter)', async () => {
   const { document } = await documentOf('front');
   const geo = document.paths?.['/api/geo-local']?.get;

@@ -7,10 +7,14 @@ import { Type } from 'typebox';
 import { PRODUCT_NAME, PRODUCT_VERSION } from '../lib/app-root.js';
 import { DOCUMENT_DESCRIPTION, FACES } from './faces.js';
 import { documentedSchema } from './route-schema.js';
+import { withExamples } from './examples.js';
+import type { ExampleRequest } from '../routes/example-request.js';
 
 export const DOCUMENT_PATH = '/openapi.json';
 
 export interface OpenapiOptions {
+  /** Requests the site's pages send (routes/<cap>/examples.ts): the document's examples. */
+  examples?: readonly ExampleRequest[];
   /** The API application the front listener hands /api to: its /api paths join this listener's document. */
   handsOver?: FastifyInstance;
 }
@@ -31,7 +35,7 @@ const DocumentSchema = Type.Object(
  * sent as they are: a request costs no generation and no serialisation.
  */
 export default fp<OpenapiOptions>(
-  async (app, { handsOver }) => {
+  async (app, { handsOver, examples = [] }) => {
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
@@ -39,7 +43,8 @@ export default fp<OpenapiOptions>(
         tags: FACES.map((face) => ({ ...face })),
       },
       transform: ({ schema, url }) => ({ schema: documentedSchema(schema, url), url }),
-      transformObject: (document) => withNamedMethods((document as { openapiObject: Document }).openapiObject),
+      transformObject: (document) =>
+        withExamples(withNamedMethods((document as { openapiObject: Document }).openapiObject), examples),
     });
 
     let bytes = Buffer.alloc(0);

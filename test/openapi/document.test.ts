@@ -175,6 +175,8 @@ test('an /api route lists its parameters, its own answers and the chain’s (Ref
   assert.equal(ip.in, 'query');
   assert.equal(ip.required, true);
   assert.match(ip.description ?? '', /Missing: 400 \{"error": "No IP address provided"\}/);
+  // From routes/geo/examples.ts, the request the site's page sends.
+  assert.equal(ip.example, '8.8.8.8');
   const whois = document.paths?.['/api/whois']?.get;
   assert.ok(whois);
   assert.ok(whois.responses['200'] && whois.responses['4XX'] && whois.responses['5XX']);
@@ -182,7 +184,9 @@ test('an /api route lists its parameters, its own answers and the chain’s (Ref
   assert.match(JSON.stringify(gate.content), /What are you doing\?/);
   assert.match(JSON.stringify(whois.responses['429']), /Too Many Requests/);
   const report = document.paths?.['/api/report']?.post;
-  assert.ok(report?.requestBody, 'the report body is documented');
+  const body = (report?.requestBody as OpenApi31.RequestBodyObject | undefined)?.content['application/json'];
+  assert.ok(body?.schema, 'the report body is documented');
+  assert.equal((body?.example as { ttlDays?: number } | undefined)?.ttlDays, 1, 'with the example the site posts');
   assert.ok(document.paths?.['/api/report/{id}']?.get?.parameters?.some((p) => 'in' in p && p.in === 'path'));
   assert.equal(document.paths?.['/api/monitoring']?.post?.responses['429'], undefined, 'the tunnel skips the limiter');
 });

@@ -60,6 +60,7 @@ test('/reference opens an operation by keyboard: its parameters, answers and sch
   await expect(geo.getByRole('heading', { name: 'Parameters' })).toBeVisible();
   await expect(geo.locator('.parameters')).toContainText('ip');
   await expect(geo.locator('.parameters')).toContainText('required');
+  await expect(geo.locator('.parameters')).toContainText('For example: 8.8.8.8');
   await expect(geo.locator('.statuses')).toContainText('403');
   const schema = geo.locator('.statuses li').first().locator('details.schema');
   await tabTo(page, schema.locator(':scope > summary'));

@@ -1,4 +1,3 @@
-import { METHODS } from 'node:http';
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +7,7 @@ import { PRODUCT_NAME, PRODUCT_VERSION } from '../lib/app-root.js';
 import { DOCUMENT_DESCRIPTION, FACES } from './faces.js';
 import { documentedSchema } from './route-schema.js';
 import { withExamples } from './examples.js';
+import { finished } from './finished.js';
 import type { ExampleRequest } from '../routes/example-request.js';
 
 export const DOCUMENT_PATH = '/openapi.json';
@@ -44,7 +44,7 @@ export default fp<OpenapiOptions>(
       },
       transform: ({ schema, url }) => ({ schema: documentedSchema(schema, url), url }),
       transformObject: (document) =>
-        withExamples(withNamedMethods((document as { openapiObject: Document }).openapiObject), examples),
+        withExamples(finished((document as { openapiObject: Document }).openapiObject), examples),
     });
 
     let bytes = Buffer.alloc(0);
@@ -68,20 +68,6 @@ export default fp<OpenapiOptions>(
   },
   { name: 'openapi' },
 );
-
-// The methods a 3.1 path item can hold; a route answering every method (a
-// 405 for all but GET) also answers QUERY, which only OpenAPI 3.2 can name.
-const OPENAPI_31_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
-
-function withNamedMethods(document: Document): Document {
-  const paths: Document['paths'] = {};
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
-    paths[path] = Object.fromEntries(
-      Object.entries(item ?? {}).filter(([key]) => OPENAPI_31_METHODS.has(key) || !METHODS.includes(key.toUpperCase())),
-    );
-  }
-  return { ...document, paths };
-}
 
 /** The front listener's document: its own routes, and the API's /api routes it hands over. */
 function withApiPaths(own: Document, api: Document): Document {

@@ -179,7 +179,14 @@ test('an /api route lists its parameters, its own answers and the chain’s (Ref
   assert.equal(ip.example, '8.8.8.8');
   const whois = document.paths?.['/api/whois']?.get;
   assert.ok(whois);
-  assert.ok(whois.responses['200'] && whois.responses['4XX'] && whois.responses['5XX']);
+  // Each answer described: by its schema's description, else its status's reason phrase.
+  assert.deepEqual(
+    ['200', '4XX', '5XX'].map(
+      (status) => (whois.responses[status] as OpenApi31.ResponseObject | undefined)?.description,
+    ),
+    ['OK', 'Client error', 'Server error'],
+  );
+  assert.doesNotMatch(JSON.stringify(document), /Default Response/);
   const gate = whois.responses['403'] as OpenApi31.ResponseObject;
   assert.match(JSON.stringify(gate.content), /What are you doing\?/);
   assert.match(JSON.stringify(whois.responses['429']), /Too Many Requests/);

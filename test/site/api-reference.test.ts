@@ -16,7 +16,13 @@ const DOCUMENT = {
         tags: ['site-api'],
         summary: 'Radar views',
         parameters: [
-          { in: 'query', name: 'view', required: true, schema: { type: 'string', enum: ['asn', 'outages'] } },
+          {
+            in: 'query',
+            name: 'view',
+            required: true,
+            schema: { type: 'string', enum: ['asn', 'outages'] },
+            example: 'asn',
+          },
           { in: 'query', name: 'asn', required: false, schema: { type: 'integer' }, description: 'The AS number' },
         ],
         responses: { 200: { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } },
@@ -61,8 +67,8 @@ test('an operation carries its parameters, body and answers; methods only refuse
   assert.equal(radar.id, 'get-api-asn-radar');
   assert.equal(radar.summary, 'Radar views');
   assert.deepEqual(radar.parameters, [
-    { name: 'view', in: 'query', required: true, type: '"asn" | "outages"', description: '' },
-    { name: 'asn', in: 'query', required: false, type: 'integer', description: 'The AS number' },
+    { name: 'view', in: 'query', required: true, type: '"asn" | "outages"', description: '', example: 'asn' },
+    { name: 'asn', in: 'query', required: false, type: 'integer', description: 'The AS number', example: '' },
   ]);
   // In the specification's order of a path item's methods.
   assert.deepEqual(radar.refused, ['PUT', 'POST']);

@@ -12,6 +12,8 @@ export interface ReferenceParameter {
   required: boolean;
   type: string;
   description: string;
+  /** A value the site's pages send; empty when the document gives none. */
+  example: string;
 }
 
 export interface ReferenceAnswer {
@@ -144,6 +146,7 @@ function readParameters(value: unknown): ReferenceParameter[] {
     required: p.required === true,
     type: typeLabel(p.schema),
     description: text(p.description) || (isObject(p.schema) ? text(p.schema.description) : ''),
+    example: typeof p.example === 'string' || typeof p.example === 'number' ? String(p.example) : '',
   }));
 }
 

@@ -12,6 +12,7 @@ import { sendSiteFile } from './send-site-file.js';
 import { lookup, type MemoryCaps } from './site-files.js';
 import { plainHttpOrigins, SITE_SETTINGS_PATH, SiteSettings, siteSettings } from './site-settings.js';
 import operations from '../operations/index.js';
+import openapi from '../openapi/index.js';
 
 /** Where `npm run build` writes the site (Vite's output, then its .br and .gz variants). */
 export const BUILT_SITE_DIR = 'dist/site';
@@ -82,6 +83,8 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   });
   app.addHook('onClose', async () => site.close());
 
+  // First, so the document sees every route registered after it, wherever.
+  await app.register(openapi, { handsOver: api });
   await app.register(operations, { listener: 'front', readiness: api.readiness, metrics: api.metrics });
   // Read on each request, as the loaded geo database can change while running;
   // `no-cache` so a change reaches open pages' next load.
@@ -98,6 +101,8 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   app.route({
     method: ['GET', 'HEAD'],
     url: '/*',
+    // The site's files and pages, not an interface: out of the OpenAPI document.
+    schema: { hide: true },
     handler: (request, reply) => {
       const current = site.current;
       const file = lookup(current, request.url) ?? (isNavigation(request.url) ? current.fallback : undefined);

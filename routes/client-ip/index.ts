@@ -30,12 +30,16 @@ const clientIpRoute: FastifyPluginAsyncTypebox = async (app) => {
     const origin = request.headers.origin;
     if (origin && allowed(origin)) reply.header('access-control-allow-origin', origin);
   });
-  app.get('/client-ip', { schema: { response: { 200: ClientIp, 500: ErrorBody } } }, async (request) => {
-    const ip = clientIp(request);
-    // Only a request whose socket closed before it was read has no address at all.
-    if (!ip) throw new HttpError(500, 'Client address unknown');
-    return { ip, family: isIP(ip) === 4 ? ('IPv4' as const) : ('IPv6' as const) };
-  });
+  app.get(
+    '/client-ip',
+    { schema: { summary: "The caller's address and its family", response: { 200: ClientIp, 500: ErrorBody } } },
+    async (request) => {
+      const ip = clientIp(request);
+      // Only a request whose socket closed before it was read has no address at all.
+      if (!ip) throw new HttpError(500, 'Client address unknown');
+      return { ip, family: isIP(ip) === 4 ? ('IPv4' as const) : ('IPv6' as const) };
+    },
+  );
 };
 
 export default clientIpRoute;

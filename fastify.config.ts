@@ -52,6 +52,10 @@ export const ConfigSchema = Type.Object({
   REPO_STARS_REPOSITORY: Type.String({ default: 'jason5ng32/MyIP', pattern: '^[\\w.-]+/[\\w.-]+$' }),
 
   SPEEDTEST_CLOUDFLARE: Flag,
+  GLOBALPING_API_BASE: Type.Decode(
+    Type.String({ default: 'https://api.globalping.io', pattern: '^https?://[^/?#\\s]+(/[^?#\\s]*)?$' }),
+    (v) => v.replace(/\/+$/, ''),
+  ),
 
   GEODB_ACCOUNT_ID: Text,
   GEODB_LICENSE_KEY: Text,

@@ -12,6 +12,10 @@ export const SiteSettings = Type.Object({
     /** Whether the speed test offers Cloudflare's speed endpoints beside this server (SPEEDTEST_CLOUDFLARE). */
     cloudflare: Type.Boolean(),
   }),
+  globalping: Type.Object({
+    /** Globalping's API, called from the browser without a token (GLOBALPING_API_BASE). */
+    apiBase: Type.String(),
+  }),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
 
@@ -20,6 +24,7 @@ export const SITE_SETTINGS_PATH = '/site-settings.json';
 export function siteSettings(config: Config): SiteSettings {
   return {
     speedTest: { cloudflare: config.SPEEDTEST_CLOUDFLARE },
+    globalping: { apiBase: config.GLOBALPING_API_BASE },
   };
 }
 

@@ -42,7 +42,10 @@ test('the front listener serves the public settings the pages read, from the run
       assert.match(String(res.headers['content-type']), /^application\/json/);
       assert.equal(res.headers['cache-control'], 'no-cache');
       assert.equal(res.headers['x-content-type-options'], 'nosniff');
-      assert.deepEqual(JSON.parse(res.text), { speedTest: { cloudflare } });
+      assert.deepEqual(JSON.parse(res.text), {
+        speedTest: { cloudflare },
+        globalping: { apiBase: 'https://api.globalping.io' },
+      });
     } finally {
       await front.close();
     }
@@ -58,6 +61,6 @@ test('the site may connect to any HTTPS origin and to the plain-HTTP origins the
   } finally {
     await front.close();
   }
-  const named = { speedTest: { cloudflare: false }, extra: ['http://v4.example:8080/x', 'https://secure.example'] };
+  const named = { speedTest: { cloudflare: false }, globalping: { apiBase: 'https://api.globalping.io' }, extra: ['http://v4.example:8080/x', 'https://secure.example'] };
   assert.deepEqual(plainHttpOrigins(named as unknown as SiteSettings), ['http://v4.example:8080']);
 });

@@ -18,7 +18,11 @@ export interface Tool {
   report?: { section: ReportSectionId; view: () => Promise<{ default: Component }> };
 }
 
-export const defineTool = (tool: Tool): Tool => tool;
+// A function declaration, not a const: each tool.ts calls it while this module is still importing them
+// (the glob below), and only a declaration is ready by then.
+export function defineTool(tool: Tool): Tool {
+  return tool;
+}
 
 const found = import.meta.glob<Tool>('./*/tool.ts', { eager: true, import: 'default' });
 

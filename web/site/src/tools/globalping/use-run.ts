@@ -18,6 +18,8 @@ export function useGlobalpingRun<Row>() {
   const failure = shallowRef<RunFailure | null>(null);
   /** How many probes were asked for, to say how many answered. */
   const expected = ref(0);
+  /** Whether Globalping has accepted the run and answered a first progress read. */
+  const polled = ref(false);
   let controller: AbortController | null = null;
 
   function fail(reason: RunFailure): null {
@@ -38,6 +40,7 @@ export function useGlobalpingRun<Row>() {
     rows.value = [];
     failure.value = null;
     expected.value = probes;
+    polled.value = false;
     phase.value = 'running';
     const settings = await loadSiteSettings().catch(() => null);
     if (own.signal.aborted) return null;
@@ -49,7 +52,9 @@ export function useGlobalpingRun<Row>() {
         schedule,
         select,
         onRows: (seen) => {
-          if (!own.signal.aborted) rows.value = seen;
+          if (own.signal.aborted) return;
+          rows.value = seen;
+          polled.value = true;
         },
         signal: own.signal,
       });
@@ -62,5 +67,5 @@ export function useGlobalpingRun<Row>() {
   }
 
   onScopeDispose(() => controller?.abort());
-  return { rows, phase, failure, expected, run };
+  return { rows, phase, failure, expected, polled, run };
 }

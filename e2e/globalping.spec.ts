@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { expect, screenshots, tabTo, test, type Page } from './fixtures.js';
+import type { Page } from '@playwright/test';
+import { expect, screenshots, tabTo, test } from './fixtures.js';
 import { json, type ThirdParty } from './third-party.js';
 
 // The latency, traceroute and censorship pages against a fake Globalping on
@@ -60,7 +61,11 @@ const DE = probe('DE', 'Frankfurt', 'Hetzner Online GmbH', 24940);
 const US = probe('US', 'Ashburn', 'Amazon.com, Inc.', 14618);
 const running = (probes: object[]) => ({
   status: 200,
-  body: { id: ID, status: 'in-progress', results: probes.map((p) => ({ probe: p, result: { status: 'in-progress', rawOutput: '' } })) },
+  body: {
+    id: ID,
+    status: 'in-progress',
+    results: probes.map((p) => ({ probe: p, result: { status: 'in-progress', rawOutput: '' } })),
+  },
 });
 const done = (results: Array<{ probe: object; result: object }>) => ({
   status: 200,
@@ -201,7 +206,10 @@ test('a refused creation says why: no probes (422, with Globalping’s words) an
   await screenshots(page, 'latency-refused');
 
   thirdParty.reset();
-  fakeGlobalping(thirdParty, { create: { status: 429, body: { error: { message: 'Too many requests.' } } }, polls: [] });
+  fakeGlobalping(thirdParty, {
+    create: { status: 429, body: { error: { message: 'Too many requests.' } } },
+    polls: [],
+  });
   await alert.getByRole('button', { name: 'Try again' }).click();
   await expect(alert).toContainText(
     'Globalping allows a limited number of tests per hour from your address; try again later',

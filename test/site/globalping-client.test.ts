@@ -83,19 +83,28 @@ test('a run posts the measurement, waits the poll interval before each GET, and 
   assert.deepEqual(f.sleeps, [1000, 1000]);
   assert.deepEqual(seen, [0, 1, 1], 'each answer re-renders the rows, then the final rows');
   assert.equal(rows.length, 1);
-  assert.ok(f.timeouts.every((t) => t.ms === REQUEST_TIMEOUT_MS), 'every request has its timeout');
+  assert.ok(
+    f.timeouts.every((t) => t.ms === REQUEST_TIMEOUT_MS),
+    'every request has its timeout',
+  );
 });
 
 test('a measurement that never finishes is asked 1 + retries times and ends as a timeout', async () => {
   const f = fakes([created, ...Array.from({ length: 10 }, () => ({ status: 200, body: inProgress }))]);
   assert.equal((await failureOf(run(f))).kind, 'timeout');
   assert.equal(f.calls.filter((c) => c.method === 'GET').length, PING_SCHEDULE.retries + 1);
-  assert.deepEqual(f.sleeps, Array.from({ length: PING_SCHEDULE.retries + 1 }, () => PING_SCHEDULE.pollMs));
+  assert.deepEqual(
+    f.sleeps,
+    Array.from({ length: PING_SCHEDULE.retries + 1 }, () => PING_SCHEDULE.pollMs),
+  );
   assert.deepEqual(HTTP_SCHEDULE, { pollMs: 3000, retries: 5 });
 });
 
 test('a finished measurement without a usable row is empty', async () => {
-  const lost = { status: 'finished', results: [{ probe, result: { status: 'finished', stats: { ...stats, min: null } } }] };
+  const lost = {
+    status: 'finished',
+    results: [{ probe, result: { status: 'finished', stats: { ...stats, min: null } } }],
+  };
   const f = fakes([created, { status: 200, body: lost }]);
   assert.equal((await failureOf(run(f))).kind, 'empty');
 });
@@ -108,7 +117,11 @@ test('the creation errors: 429 is the hourly budget, other refusals carry Global
       'create',
       'No suitable probes found.',
     ],
-    [{ status: 400, body: { error: { type: 'validation_error', message: 'Parameter validation failed.' } } }, 'create', 'Parameter validation failed.'],
+    [
+      { status: 400, body: { error: { type: 'validation_error', message: 'Parameter validation failed.' } } },
+      'create',
+      'Parameter validation failed.',
+    ],
     [{ status: 202, body: { probesCount: 1 } }, 'create', ''],
     [{ status: 202, body: { id: '../../etc' } }, 'create', ''],
     ['network', 'create', ''],

@@ -50,7 +50,10 @@ test('an answer of the wrong shape is no measurement, and wrongly typed fields a
   const m = readMeasurement({
     status: 'finished',
     results: [
-      { probe: { country: 'de', city: 7, network: 'N', asn: 'x' }, result: { status: 'finished', stats: { min: '1' } } },
+      {
+        probe: { country: 'de', city: 7, network: 'N', asn: 'x' },
+        result: { status: 'finished', stats: { min: '1' } },
+      },
       'junk',
       { probe: null, result: {} },
     ],
@@ -70,7 +73,10 @@ test('row selection: ping needs a finished probe with a minimum, MTR a finished 
   const m = readMeasurement({
     status: 'finished',
     results: [
-      { probe: probe('DE'), result: { status: 'finished', rawOutput: 'Host Loss%\n 1. 192.0.2.1 0.0%', stats: { min: 1, avg: 2, max: 3 } } },
+      {
+        probe: probe('DE'),
+        result: { status: 'finished', rawOutput: 'Host Loss%\n 1. 192.0.2.1 0.0%', stats: { min: 1, avg: 2, max: 3 } },
+      },
       { probe: probe('JP'), result: { status: 'finished', rawOutput: '', stats: { min: null, loss: 100 } } },
       { probe: probe('US'), result: { status: 'failed', rawOutput: 'unknown host', stats: { min: 5 } } },
       { probe: probe('BR'), result: { status: 'in-progress', rawOutput: null } },
@@ -131,9 +137,13 @@ test('countries: the picker’s sections, what is chosen in advance, what can be
     ],
   };
   assert.deepEqual(
-    pickerSections([{ key: 'own', countries: ['US'] }, { key: 'flagged', countries: [] }], inventory).map(
-      (s) => `${s.key}:${s.countries.join(',')}:${s.folded}`,
-    ),
+    pickerSections(
+      [
+        { key: 'own', countries: ['US'] },
+        { key: 'flagged', countries: [] },
+      ],
+      inventory,
+    ).map((s) => `${s.key}:${s.countries.join(',')}:${s.folded}`),
     ['own:US:false', 'asia:JP:true', 'europe:DE:true'],
   );
   assert.equal(WORLD_SUGGESTIONS.length, 28);
@@ -155,7 +165,7 @@ const envelope = (sections: object) => ({
 });
 
 test('the report sections pass the service’s own schema, values out of range left out, probes capped at 32', () => {
-  const rows = Array.from({ length: 40 }, (_, i) => ({
+  const rows = Array.from({ length: 40 }, () => ({
     probe: probe('DE'),
     stats: { min: 1, avg: 2, max: 700_000, loss: 12.5, total: 8, rcv: 7, drop: 1.5 },
   }));
@@ -170,7 +180,10 @@ test('the report sections pass the service’s own schema, values out of range l
   assert.equal(pingSection('under_score.example.com', rows), null, 'a target the report refuses is not recorded');
 
   const mtr = mtrSection('1.1.1.1', [
-    { probe: { ...probe('DE'), city: 'c'.repeat(80) }, hops: [{ n: 1, asn: null, ip: '10.0.0.1', lossPct: 0, rcv: 3 }] },
+    {
+      probe: { ...probe('DE'), city: 'c'.repeat(80) },
+      hops: [{ n: 1, asn: null, ip: '10.0.0.1', lossPct: 0, rcv: 3 }],
+    },
     { probe: probe('JP'), hops: [] },
   ])!;
   assert.equal(mtr.probes.length, 1, 'a probe without hops is left out');

@@ -52,6 +52,18 @@ test('the front listener serves the public settings the pages read, from the run
   }
 });
 
+test('GLOBALPING_API_BASE reaches the pages without its trailing slash, and a plain-HTTP one is allowed by the CSP', async () => {
+  const front = await frontWith({ GLOBALPING_API_BASE: 'http://globalping.internal:8080/' });
+  try {
+    const res = await front.get('/site-settings.json');
+    assert.deepEqual(JSON.parse(res.text).globalping, { apiBase: 'http://globalping.internal:8080' });
+    const policy = String((await front.get('/')).headers['content-security-policy']);
+    assert.match(policy, /(^|; )connect-src 'self' https: http:\/\/globalping\.internal:8080(;|$)/);
+  } finally {
+    await front.close();
+  }
+});
+
 test('the site may connect to any HTTPS origin and to the plain-HTTP origins the settings name, and nothing else', async () => {
   const front = await frontWith({});
   try {
@@ -61,6 +73,10 @@ test('the site may connect to any HTTPS origin and to the plain-HTTP origins the
   } finally {
     await front.close();
   }
-  const named = { speedTest: { cloudflare: false }, globalping: { apiBase: 'https://api.globalping.io' }, extra: ['http://v4.example:8080/x', 'https://secure.example'] };
+  const named = {
+    speedTest: { cloudflare: false },
+    globalping: { apiBase: 'https://api.globalping.io' },
+    extra: ['http://v4.example:8080/x', 'https://secure.example'],
+  };
   assert.deepEqual(plainHttpOrigins(named as unknown as SiteSettings), ['http://v4.example:8080']);
 });

@@ -5,25 +5,20 @@
 export const PING_PACKETS = 8;
 export const HTTP_PROBES_PER_COUNTRY = 2;
 
-export function pingBody(target: string, countries: readonly string[]) {
-  return {
-    type: 'ping',
-    target,
-    limit: countries.length,
-    locations: countries.map((country) => ({ country })),
-    measurementOptions: { packets: PING_PACKETS },
-  };
-}
+// One probe per country: the total limit is the number of countries.
+const fromEachCountry = (type: string, target: string, countries: readonly string[], measurementOptions: object) => ({
+  type,
+  target,
+  limit: countries.length,
+  locations: countries.map((country) => ({ country })),
+  measurementOptions,
+});
 
-export function mtrBody(target: string, countries: readonly string[]) {
-  return {
-    type: 'mtr',
-    target,
-    limit: countries.length,
-    locations: countries.map((country) => ({ country })),
-    measurementOptions: { port: 80, protocol: 'ICMP' },
-  };
-}
+export const pingBody = (target: string, countries: readonly string[]) =>
+  fromEachCountry('ping', target, countries, { packets: PING_PACKETS });
+
+export const mtrBody = (target: string, countries: readonly string[]) =>
+  fromEachCountry('mtr', target, countries, { port: 80, protocol: 'ICMP' });
 
 /** A HEAD of the site's front page over HTTPS; each location carries its own limit, so no top-level one. */
 export function httpHeadBody(host: string, countries: readonly string[]) {

@@ -1,4 +1,4 @@
-import { readCreated, readMeasurement, readRefusal, type Measurement } from './measurement';
+import { readCreated, readMeasurement, readRefusal, type Measurement } from './measurement.js';
 
 /**
  * Why a measurement gave nothing to show: Globalping refused to start it

@@ -3,10 +3,11 @@
 // picker never refuses a checkbox).
 
 /** Suggested and chosen in advance for ping and MTR: a spread over every continent. */
+// prettier-ignore
 export const WORLD_SUGGESTIONS = [
   'HK', 'TW', 'CN', 'JP', 'KR', 'MY', 'ID', 'SG', 'IN', 'SA', 'GB', 'DE', 'PL', 'FI',
   'FR', 'TR', 'UA', 'RU', 'ZA', 'NG', 'EG', 'CA', 'US', 'MX', 'AR', 'BR', 'NZ', 'AU',
-]; // prettier-ignore
+];
 export const WORLD_CAP = 30;
 
 /** The censorship page's: countries known for blocking, then open networks to compare with. */

@@ -1,6 +1,6 @@
-import { apiPath, getJson } from '../../api/client';
-import type { ClientIp, GeoRecord, ProbeCountries } from '../../api/types';
-import { isReserved } from '../../lib/ip';
+import { apiPath, getJson } from '../../api/client.js';
+import type { ClientIp, GeoRecord, ProbeCountries } from '../../api/types.js';
+import { isReserved } from '../../lib/ip.js';
 
 let probes: Promise<ProbeCountries> | null = null;
 

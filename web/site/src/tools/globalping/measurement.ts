@@ -40,8 +40,7 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown, max = 256): string => (typeof value === 'string' ? value.slice(0, max) : '');
-const number = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isFinite(value) ? value : null;
+const number = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 function readStats(value: unknown): PingStats | null {
   if (!isObject(value)) return null;

@@ -1,4 +1,4 @@
-import { isIp } from '../../lib/ip';
+import { isIp } from '../../lib/ip.js';
 
 /** One hop of an MTR as Globalping's probe printed it; a value the probe did not print is absent. */
 export interface Hop {

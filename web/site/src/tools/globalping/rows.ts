@@ -1,5 +1,5 @@
-import type { Measurement, PingStats, Probe } from './measurement';
-import { parseMtr, type Hop } from './mtr-parse';
+import type { Measurement, PingStats, Probe } from './measurement.js';
+import { parseMtr, type Hop } from './mtr-parse.js';
 
 // Which probes' results each page shows, as the reference frontend chooses them.
 

@@ -1,4 +1,4 @@
-import { hostIn, isDomain, isIp, isReserved } from '../../lib/ip';
+import { hostIn, isDomain, isIp, isReserved } from '../../lib/ip.js';
 
 /**
  * What the target box holds: nothing, something that is no address or
@@ -6,10 +6,7 @@ import { hostIn, isDomain, isIp, isReserved } from '../../lib/ip';
  * address, a name under a TLD kept for local use), or a target to measure.
  */
 export type TargetReading =
-  | { kind: 'empty' }
-  | { kind: 'invalid' }
-  | { kind: 'unreachable' }
-  | { kind: 'ok'; target: string };
+  { kind: 'empty' } | { kind: 'invalid' } | { kind: 'unreachable' } | { kind: 'ok'; target: string };
 
 // Names that never resolve on the public internet (RFC 2606, 6761, 6762, 8375) or that homes and companies use inside.
 const LOCAL_SUFFIX = /\.(test|example|invalid|localhost|local|internal|lan|home\.arpa)$/;

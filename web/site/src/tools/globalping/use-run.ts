@@ -1,7 +1,7 @@
-import { onScopeDispose, ref, shallowRef } from 'vue';
-import { loadSiteSettings } from '../../api/site-settings';
-import { GlobalpingFailure, runMeasurement, type Schedule } from './client';
-import type { Measurement } from './measurement';
+import { computed, onScopeDispose, ref, shallowRef } from 'vue';
+import { loadSiteSettings } from '../../api/site-settings.js';
+import { GlobalpingFailure, runMeasurement, type Schedule } from './client.js';
+import type { Measurement } from './measurement.js';
 
 export type RunPhase = 'idle' | 'running' | 'done' | 'failed';
 /** Why a run failed: Globalping's reason, or `settings` when this site's settings (its base URL) could not be read. */
@@ -67,5 +67,13 @@ export function useGlobalpingRun<Row>() {
   }
 
   onScopeDispose(() => controller?.abort());
-  return { rows, phase, failure, expected, polled, run };
+  /** What RunProgress shows (`v-bind="progress"`). */
+  const progress = computed(() => ({
+    phase: phase.value,
+    polled: polled.value,
+    answered: rows.value.length,
+    expected: expected.value,
+    failure: failure.value,
+  }));
+  return { rows, phase, progress, run };
 }

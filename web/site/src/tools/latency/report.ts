@@ -1,7 +1,7 @@
-import type { SectionBody } from '../../lib/report-sections';
-import type { PingRow } from '../globalping/rows';
-import { reportableTarget } from '../globalping/target';
-import { MAX_MS, MAX_REPORT_PROBES, integerIn, numberIn } from '../globalping/report-values';
+import type { SectionBody } from '../../lib/report-sections.js';
+import type { PingRow } from '../globalping/rows.js';
+import { reportableTarget } from '../globalping/target.js';
+import { MAX_MS, MAX_REPORT_PROBES, integerIn, numberIn } from '../globalping/report-values.js';
 
 /** The `pingtest` section of a run, or null when the report cannot hold its target. */
 export function pingSection(target: string, rows: readonly PingRow[]): SectionBody<'pingtest'> | null {

@@ -1,8 +1,8 @@
-import type { SectionBody } from '../../lib/report-sections';
-import type { Hop } from '../globalping/mtr-parse';
-import type { MtrRow } from '../globalping/rows';
-import { reportableTarget } from '../globalping/target';
-import { MAX_MS, MAX_REPORT_PROBES, integerIn, numberIn, textUpTo } from '../globalping/report-values';
+import type { SectionBody } from '../../lib/report-sections.js';
+import type { Hop } from '../globalping/mtr-parse.js';
+import type { MtrRow } from '../globalping/rows.js';
+import { reportableTarget } from '../globalping/target.js';
+import { MAX_MS, MAX_REPORT_PROBES, integerIn, numberIn, textUpTo } from '../globalping/report-values.js';
 
 const MAX_ASN = 4_294_967_295;
 const MAX_COUNT = 10_000;

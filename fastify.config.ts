@@ -56,6 +56,10 @@ export const ConfigSchema = Type.Object({
   IPV4_ONLY_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
   IPV6_ONLY_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
   RULE_TEST_ORIGINS: Type.String({ default: '', pattern: '^$|^https?://[^/,\\s]+(,https?://[^/,\\s]+){0,15}$' }),
+  GLOBALPING_API_BASE: Type.Decode(
+    Type.String({ default: 'https://api.globalping.io', pattern: '^https?://[^/?#\\s]+(/[^?#\\s]*)?$' }),
+    (v) => v.replace(/\/+$/, ''),
+  ),
 
   GEODB_PROVIDER: Type.Enum(['maxmind', 'dbip'], { default: 'maxmind' }),
   GEODB_ACCOUNT_ID: Text,

@@ -24,6 +24,10 @@ export const SiteSettings = Type.Object({
    * its licence asks for: null while none is (or it is neither's).
    */
   geoDatabase: Type.Union([Type.Literal('maxmind'), Type.Literal('dbip'), Type.Null()]),
+  globalping: Type.Object({
+    /** Globalping's API, called from the browser without a token (GLOBALPING_API_BASE). */
+    apiBase: Type.String(),
+  }),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
 
@@ -35,6 +39,7 @@ export function siteSettings(config: Config, readiness: Readiness): SiteSettings
     ruleTest: { origins: config.RULE_TEST_ORIGINS ? config.RULE_TEST_ORIGINS.split(',') : [] },
     speedTest: { cloudflare: config.SPEEDTEST_CLOUDFLARE },
     geoDatabase: loadedGeoDatabase(readiness),
+    globalping: { apiBase: config.GLOBALPING_API_BASE },
   };
 }
 

@@ -50,11 +50,24 @@ test('the front listener serves the public settings the pages read, from the run
         addresses: { ipv4Origin: null, ipv6Origin: null },
         ruleTest: { origins: [] },
         speedTest: { cloudflare },
+        globalping: { apiBase: 'https://api.globalping.io' },
         geoDatabase: null,
       });
     } finally {
       await front.close();
     }
+  }
+});
+
+test('GLOBALPING_API_BASE reaches the pages without its trailing slash, and a plain-HTTP one is allowed by the CSP', async () => {
+  const front = await frontWith({ GLOBALPING_API_BASE: 'http://globalping.internal:8080/' });
+  try {
+    const res = await front.get('/site-settings.json');
+    assert.deepEqual(JSON.parse(res.text).globalping, { apiBase: 'http://globalping.internal:8080' });
+    const policy = String((await front.get('/')).headers['content-security-policy']);
+    assert.match(policy, /(^|; )connect-src 'self' https: http:\/\/globalping\.internal:8080(;|$)/);
+  } finally {
+    await front.close();
   }
 });
 
@@ -88,7 +101,11 @@ test('the site may connect to any HTTPS origin and to the plain-HTTP origins the
   } finally {
     await v4Only.close();
   }
-  const named = { speedTest: { cloudflare: false }, extra: ['http://v4.example:8080/x', 'https://secure.example'] };
+  const named = {
+    speedTest: { cloudflare: false },
+    globalping: { apiBase: 'https://api.globalping.io' },
+    extra: ['http://v4.example:8080/x', 'https://secure.example'],
+  };
   assert.deepEqual(plainHttpOrigins(named as unknown as SiteSettings), ['http://v4.example:8080']);
 });
 

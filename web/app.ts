@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { fromAppRoot } from '../lib/app-root.js';
 import { fastifyLoggingTo } from '../lib/logger.js';
@@ -11,6 +11,7 @@ import { FRONT_HEADERS, HTML_HEADERS } from './security-headers.js';
 import { sendSiteFile } from './send-site-file.js';
 import { lookup, type MemoryCaps } from './site-files.js';
 import operations from '../operations/index.js';
+import commandLine, { isCommandLineRequest } from './command-line/index.js';
 
 /** Where `npm run build` writes the site (Vite's output, then its .br and .gz variants). */
 export const BUILT_SITE_DIR = 'dist/site';
@@ -67,7 +68,8 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
           // through the route below, which answers files the same way.
           if (req.method === 'GET' || req.method === 'HEAD') {
             const file = lookup(site.current, url);
-            if (file?.inMemory) return sendSiteFile(req, res, file);
+            // A file that is also a command-line path (`/`) is the face's for a command-line client.
+            if (file?.inMemory && !isCommandLineRequest(url, req.headers)) return sendSiteFile(req, res, file);
           }
           // Set before Fastify sees the request, so its own answers (a 404, a
           // malformed URL's 400) carry them too; a file's precomputed headers
@@ -81,29 +83,27 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   app.addHook('onClose', async () => site.close());
 
   await app.register(operations, { listener: 'front', readiness: api.readiness, metrics: api.metrics });
-  app.route({
-    method: ['GET', 'HEAD'],
-    url: '/*',
-    handler: (request, reply) => {
-      const current = site.current;
-      const file = lookup(current, request.url) ?? (isNavigation(request.url) ? current.fallback : undefined);
-      if (file) {
-        reply.hijack();
-        return sendSiteFile(request.raw, reply.raw, file, (err) =>
-          request.log.error({ err, url: request.url }, 'a site file could not be read'),
-        );
-      }
-      if (isNavigation(request.url)) {
-        return reply
-          .code(503)
-          .headers(HTML_HEADERS)
-          .header('cache-control', NO_STORE)
-          .type('text/html; charset=utf-8')
-          .send(NOT_BUILT_PAGE);
-      }
-      return notFound(reply);
-    },
-  });
+  const answerSite = (request: FastifyRequest, reply: FastifyReply) => {
+    const current = site.current;
+    const file = lookup(current, request.url) ?? (isNavigation(request.url) ? current.fallback : undefined);
+    if (file) {
+      reply.hijack();
+      return sendSiteFile(request.raw, reply.raw, file, (err) =>
+        request.log.error({ err, url: request.url }, 'a site file could not be read'),
+      );
+    }
+    if (isNavigation(request.url)) {
+      return reply
+        .code(503)
+        .headers(HTML_HEADERS)
+        .header('cache-control', NO_STORE)
+        .type('text/html; charset=utf-8')
+        .send(NOT_BUILT_PAGE);
+    }
+    return notFound(reply);
+  };
+  await app.register(commandLine, { lent: api.lentToFront, site: answerSite });
+  app.route({ method: ['GET', 'HEAD'], url: '/*', handler: answerSite });
   app.setNotFoundHandler((_request, reply) => notFound(reply));
   return app;
 }

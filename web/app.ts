@@ -11,7 +11,7 @@ import { FRONT_HEADERS, HTML_HEADERS } from './security-headers.js';
 import { sendSiteFile } from './send-site-file.js';
 import { lookup, type MemoryCaps } from './site-files.js';
 import operations from '../operations/index.js';
-import commandLine, { isCommandLineRequest } from './command-line/index.js';
+import commandLine, { answerInListener, faceRequest } from './command-line/index.js';
 
 /** Where `npm run build` writes the site (Vite's output, then its .br and .gz variants). */
 export const BUILT_SITE_DIR = 'dist/site';
@@ -67,9 +67,17 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
           // cost. Everything else (navigations, streamed files, 404s) goes
           // through the route below, which answers files the same way.
           if (req.method === 'GET' || req.method === 'HEAD') {
-            const file = lookup(site.current, url);
-            // A file that is also a command-line path (`/`) is the face's for a command-line client.
-            if (file?.inMemory && !isCommandLineRequest(url, req.headers)) return sendSiteFile(req, res, file);
+            // A command-line client on one of the face's paths (`/` among them) is the face's, not the site's.
+            const face = faceRequest(url, req.headers);
+            if (!face) {
+              const file = lookup(site.current, url);
+              if (file?.inMemory) return sendSiteFile(req, res, file);
+            } else if (!api.lentToFront.globalLimit) {
+              // Speed device (docs/command-line.md, "Speed"; docs/performance.md's
+              // register): with no limiter to count the request, the face's answer
+              // is written here, the same as its route writes it.
+              return answerInListener(req, res, face, api.lentToFront);
+            }
           }
           // Set before Fastify sees the request, so its own answers (a 404, a
           // malformed URL's 400) carry them too; a file's precomputed headers

@@ -2,6 +2,7 @@ import { isIPv4 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { Described, Network, Place } from './local-record.js';
 import { parseUserAgent } from './user-agent.js';
+import { memoized } from '../../lib/memory-cache.js';
 
 /**
  * The address as one integer, in decimal digits: exact for IPv6 too (a
@@ -18,11 +19,14 @@ export function ipDecimal(ip: string): string {
   return n.toString();
 }
 
-function userAgentMember(raw: string): string {
-  const agent = parseUserAgent(raw);
-  const members = Object.entries(agent).map(([name, value]) => `    ${JSON.stringify(name)}: ${JSON.stringify(value)}`);
+// Each caller sends the same User-Agent and asks about the same address again and again.
+const userAgentMember = memoized((raw: string) => {
+  const members = Object.entries(parseUserAgent(raw)).map(
+    ([name, value]) => `    ${JSON.stringify(name)}: ${JSON.stringify(value)}`,
+  );
   return `"user_agent": {\n${members.join(',\n')}\n  }`;
-}
+}, 1000);
+const addressMembers = memoized((ip: string) => `"ip": ${JSON.stringify(ip)},\n  "ip_decimal": ${ipDecimal(ip)}`, 4096);
 
 /**
  * /json's answer, in the ifconfig.co engine's shape and order, indented as it
@@ -35,9 +39,9 @@ export function jsonAnswer(
   network: Described<Network> | undefined,
   userAgent: string | undefined,
 ): string {
-  const members = [`"ip": ${JSON.stringify(ip)}`, `"ip_decimal": ${ipDecimal(ip)}`];
-  if (place) members.push(...place.members);
-  if (network) members.push(...network.members);
-  if (userAgent) members.push(userAgentMember(userAgent));
-  return `{\n  ${members.join(',\n  ')}\n}\n`;
+  let json = `{\n  ${addressMembers(ip)}`;
+  if (place?.json) json += `,\n  ${place.json}`;
+  if (network?.json) json += `,\n  ${network.json}`;
+  if (userAgent) json += `,\n  ${userAgentMember(userAgent)}`;
+  return `${json}\n}\n`;
 }

@@ -1,5 +1,6 @@
 import type { AsnResponse, CityResponse, Reader } from 'maxmind';
 import { asnOf, countryCode, knownText } from '../../routes/geo/normalise.js';
+import { memoryCache } from '../../lib/memory-cache.js';
 
 /** The place fields of the JSON answer, under the ifconfig.co engine's names; a field the database lacks is left out. */
 export interface Place {
@@ -24,18 +25,19 @@ export interface Network {
 /** A part of the record with its JSON members written once (`"city": "Amsterdam"` and so on), for /json. */
 export interface Described<T> {
   fields: T;
-  members: string[];
+  /** The members, indented and joined as /json writes them; empty when the record holds none of the fields. */
+  json: string;
 }
 
 const english = (names: unknown) => knownText((names as Record<string, unknown> | undefined)?.en) ?? undefined;
 const coordinate = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
-function described<T extends object>(fields: T): Described<T> {
+function describedAs<T extends object>(fields: T): Described<T> {
   const members: string[] = [];
   for (const [name, value] of Object.entries(fields)) {
     if (value !== undefined) members.push(`${JSON.stringify(name)}: ${JSON.stringify(value)}`);
   }
-  return { fields, members };
+  return { fields, json: members.join(',\n  ') };
 }
 
 // As geo-local does: a network the database places only by its registered
@@ -71,20 +73,39 @@ function networkOf(a: AsnResponse): Network {
 const places = new WeakMap<CityResponse, Described<Place>>();
 const networks = new WeakMap<AsnResponse, Described<Network>>();
 
+// A script asks about its own address again and again: each reader keeps the
+// answers for the addresses asked last, sparing the walk down its search tree.
+// Kept per reader, so a database swapped in starts afresh.
+const RECENT_ADDRESSES = 10_000;
+const NONE = false as const;
+const recent = new WeakMap<object, ReturnType<typeof memoryCache<string, Described<object> | typeof NONE>>>();
+
+function looked<R extends object, T extends object>(
+  reader: Reader<R>,
+  ip: string,
+  described: WeakMap<R, Described<T>>,
+  describe: (record: R) => T,
+): Described<T> | undefined {
+  let answers = recent.get(reader);
+  if (!answers) recent.set(reader, (answers = memoryCache({ max: RECENT_ADDRESSES })));
+  const known = answers.get(ip);
+  if (known !== undefined) return known === NONE ? undefined : (known as Described<T>);
+  const record = reader.get(ip);
+  let answer: Described<T> | undefined;
+  if (record) {
+    answer = described.get(record);
+    if (!answer) described.set(record, (answer = describedAs(describe(record))));
+  }
+  answers.set(ip, answer ?? NONE);
+  return answer;
+}
+
 /** The city database's place for `ip`; undefined when it holds none. */
 export function placeFor(city: Reader<CityResponse>, ip: string): Described<Place> | undefined {
-  const record = city.get(ip);
-  if (!record) return undefined;
-  let place = places.get(record);
-  if (!place) places.set(record, (place = described(placeOf(record))));
-  return place;
+  return looked(city, ip, places, placeOf);
 }
 
 /** The ASN database's network for `ip`; undefined when it holds none. */
 export function networkFor(asn: Reader<AsnResponse>, ip: string): Described<Network> | undefined {
-  const record = asn.get(ip);
-  if (!record) return undefined;
-  let network = networks.get(record);
-  if (!network) networks.set(record, (network = described(networkOf(record))));
-  return network;
+  return looked(asn, ip, networks, networkOf);
 }

@@ -1,6 +1,10 @@
 import { applyGuard } from '../../schemas/guarded.js';
 import { publicIpGuard } from '../../schemas/guards.js';
 import { parseIp } from '../../lib/network/ip-address.js';
+import { memoized } from '../../lib/memory-cache.js';
+
+// Scripts ask about the same few addresses again and again; parsing one is most of the check.
+const canonical = memoized((ip: string) => parseIp(ip)!.toString(), 4096);
 
 /**
  * The address a request asks about: `?ip=` through the public-IP guard (its
@@ -13,5 +17,5 @@ export function requestedAddress(raw: unknown, caller: string): string | { statu
   if (raw === undefined) return caller || { status: 500, error: 'Client address unknown' };
   const checked = applyGuard(publicIpGuard, raw);
   if (typeof checked !== 'string') return { status: 400, error: checked.error };
-  return parseIp(checked)!.toString();
+  return canonical(checked);
 }

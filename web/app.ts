@@ -37,7 +37,8 @@ export function siteRoot(frontendDir: string): string {
 }
 
 /**
- * The front listener: the built site from memory with per-class caching, and
+ * The front listener: the built site from memory with per-class caching, the
+ * command-line face for curl and scripts (web/command-line/), and
  * every /api request handed to the API application, which answers it exactly
  * as on its own listener (method, path, query, headers, body, status and
  * streamed bodies are the request's own). The hand-over happens in this
@@ -67,10 +68,12 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
           // cost. Everything else (navigations, streamed files, 404s) goes
           // through the route below, which answers files the same way.
           if (req.method === 'GET' || req.method === 'HEAD') {
-            // A command-line client on one of the face's paths (`/` among them) is the face's, not the site's.
+            const file = lookup(site.current, url);
+            // Of the site's files only `/` is also a path of the command-line face:
+            // every other file is answered without asking who the client is.
+            if (file?.inMemory && !isRoot(url)) return sendSiteFile(req, res, file);
             const face = faceRequest(url, req.headers);
             if (!face) {
-              const file = lookup(site.current, url);
               if (file?.inMemory) return sendSiteFile(req, res, file);
             } else if (!api.lentToFront.globalLimit) {
               // Speed device (docs/command-line.md, "Speed"; docs/performance.md's
@@ -115,6 +118,12 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   app.setNotFoundHandler((_request, reply) => notFound(reply));
   return app;
 }
+
+/** Whether a request target is the site's root, `/`, with or without a query. */
+function isRoot(url: string): boolean {
+  return url.length === 1 || url.charCodeAt(1) === QUESTION_MARK;
+}
+const QUESTION_MARK = 0x3f;
 
 function notFound(reply: FastifyReply) {
   return reply.code(404).header('cache-control', NO_STORE).type('text/plain').send('Not Found');

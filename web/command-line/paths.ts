@@ -15,31 +15,26 @@ export interface FacePath {
   printed: Printed;
 }
 
+const place = (url: string, summary: string, field: 'country' | 'country_iso' | 'city', what: string): FacePath => ({
+  url,
+  summary,
+  printed: { kind: 'place', field, what },
+});
+const network = (url: string, summary: string, field: 'asn' | 'asn_org', what: string): FacePath => ({
+  url,
+  summary,
+  printed: { kind: 'network', field, what },
+});
+
 /** The ifconfig.co engine's paths, so its users' scripts work here unchanged. */
 export const FACE_PATHS: readonly FacePath[] = [
   { url: '/', summary: "The caller's address (or /json's answer, asked for as JSON)", printed: { kind: 'root' } },
   { url: '/ip', summary: "The caller's address", printed: { kind: 'address' } },
-  {
-    url: '/country',
-    summary: "The address's country, in English",
-    printed: { kind: 'place', field: 'country', what: 'country' },
-  },
-  {
-    url: '/country-iso',
-    summary: "The address's country as its ISO 3166-1 code",
-    printed: { kind: 'place', field: 'country_iso', what: 'country code' },
-  },
-  { url: '/city', summary: "The address's city, in English", printed: { kind: 'place', field: 'city', what: 'city' } },
-  {
-    url: '/asn',
-    summary: "The address's autonomous system, as AS15169",
-    printed: { kind: 'network', field: 'asn', what: 'AS number' },
-  },
-  {
-    url: '/asn-org',
-    summary: "The name of the organisation of the address's autonomous system",
-    printed: { kind: 'network', field: 'asn_org', what: 'AS organisation' },
-  },
+  place('/country', "The address's country, in English", 'country', 'country'),
+  place('/country-iso', "The address's country as its ISO 3166-1 code", 'country_iso', 'country code'),
+  place('/city', "The address's city, in English", 'city', 'city'),
+  network('/asn', "The address's autonomous system, as AS15169", 'asn', 'AS number'),
+  network('/asn-org', "The name of the organisation of the address's autonomous system", 'asn_org', 'AS organisation'),
   {
     url: '/json',
     summary: 'The address with its record from the local databases, as JSON',

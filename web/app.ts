@@ -79,7 +79,7 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
               // Speed device (docs/command-line.md, "Speed"; docs/performance.md's
               // register): with no limiter to count the request, the face's answer
               // is written here, the same as its route writes it.
-              return answerInListener(req, res, face, api.lentToFront);
+              return answerInListener(req, res, face, api.lentToFront, logger);
             }
           }
           // Set before Fastify sees the request, so its own answers (a 404, a

@@ -218,3 +218,25 @@ test('databases not loaded: the one-line paths answer 503 saying so, / and /json
     await bare.close();
   }
 });
+
+test('a database that fails as it is read: 500 in fixed words, nothing of the cause, and the listener answers on', async () => {
+  for (const env of [{}, { SECURITY_RATE_LIMIT: '1000' }]) {
+    const broken = await startFront(env);
+    try {
+      // Fault injection: the loaded reader's lookups now fail, as a damaged file's would.
+      broken.api.lentToFront.geoDatabases!.city!.get = () => {
+        throw new Error('corrupt search tree in /var/lib/secret.mmdb');
+      };
+      const res = await broken.get('/city?ip=8.8.8.8', CURL);
+      assert.equal(res.status, 500, JSON.stringify(env));
+      assert.equal(res.text, 'Internal server error\n');
+      const json = await broken.get('/json?ip=8.8.8.8', CURL);
+      assert.equal(json.status, 500);
+      assert.deepEqual(JSON.parse(json.text), { error: 'Internal server error' });
+      assert.equal((await broken.get('/asn?ip=8.8.8.8', CURL)).text, 'AS15169\n', 'the ASN database still answers');
+      assert.equal((await broken.get('/ip?ip=8.8.8.8', CURL)).text, '8.8.8.8\n');
+    } finally {
+      await broken.close();
+    }
+  }
+});

@@ -1,3 +1,4 @@
+import { INTERNAL_ERROR } from '../../lib/http-error.js';
 import type { LentToFront } from '../../lib/lent-to-front.js';
 import type { Format } from './client.js';
 import { jsonAnswer } from './json-answer.js';
@@ -27,6 +28,11 @@ export function tooManyRequests({ printed }: FacePath, asked: Format): Answer {
   return printed.kind === 'record' || asked === 'json'
     ? { status: 429, json: true, body: `${JSON.stringify({ message: TOO_MANY })}\n` }
     : line(429, TOO_MANY);
+}
+
+/** A failure of our own (a bug, a database that cannot be read): the service's fixed words, nothing of the cause. */
+export function internalFailure({ printed }: FacePath, asked: Format): Answer {
+  return failure(printed.kind === 'record' ? 'json' : asked, 500, INTERNAL_ERROR);
 }
 
 /** The `ip` values of a query string as Fastify's parser gives them: absent, one string, or an array when repeated. */

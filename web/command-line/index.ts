@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import { callerAddress, clientIp } from '../../lib/client-ip.js';
 import type { LentToFront } from '../../lib/lent-to-front.js';
 import clientIpSlots from '../../plugins/client-ip.js';
 import { TooManyRequests } from '../../plugins/rate-limit.js';
-import { answerFor, ipParameter, tooManyRequests } from './answer.js';
+import { answerFor, internalFailure, ipParameter, tooManyRequests, type Answer } from './answer.js';
 import { commandLineFormat } from './client.js';
 import { FACE_PATHS, type FaceRequest } from './paths.js';
 import { AddressQuery, jsonAnswers, lineAnswers, rootAnswers } from './schemas.js';
@@ -28,10 +29,34 @@ const RESPONSES: Record<string, object> = { '/': rootAnswers, '/json': jsonAnswe
  * speed device of web/app.ts, for when no limiter needs counting. The same
  * answer as the routes below give (test/command-line/speed-device.test.ts).
  */
-export function answerInListener(req: IncomingMessage, res: ServerResponse, face: FaceRequest, lent: LentToFront) {
+export function answerInListener(
+  req: IncomingMessage,
+  res: ServerResponse,
+  face: FaceRequest,
+  lent: LentToFront,
+  logger: Logger,
+): void {
+  sendAnswer(
+    res,
+    answerOrFailure(face, req, () => callerAddress(req.headers, req.socket.remoteAddress), lent, logger),
+  );
+}
+
+/** The face's answer; a failure of our own (a bug, a database that cannot be read) is logged and answered 500 in fixed words. */
+function answerOrFailure(
+  { path, format }: FaceRequest,
+  req: IncomingMessage,
+  caller: () => string,
+  lent: LentToFront,
+  log: FastifyBaseLogger,
+): Answer {
   const url = req.url ?? '/';
-  const caller = callerAddress(req.headers, req.socket.remoteAddress);
-  sendAnswer(res, answerFor(face.path, face.format, ipParameter(url), caller, req.headers['user-agent'], lent));
+  try {
+    return answerFor(path, format, ipParameter(url), caller(), req.headers['user-agent'], lent);
+  } catch (err) {
+    log.error({ err, url }, 'request failed');
+    return internalFailure(path, format);
+  }
 }
 
 /**
@@ -61,18 +86,20 @@ const commandLine: FastifyPluginAsync<CommandLineOptions> = async (app, { lent, 
         try {
           await lent.globalLimit?.(request, reply);
         } catch (err) {
-          if (!(err instanceof TooManyRequests)) throw err;
           reply.hijack();
+          if (!(err instanceof TooManyRequests)) {
+            request.log.error({ err, url: request.url }, 'request failed');
+            return sendAnswer(reply.raw, internalFailure(path, format));
+          }
           // The limiter's Retry-After, set on the reply, goes out with the raw answer.
           const retryAfter = reply.getHeader('retry-after');
           if (retryAfter !== undefined) reply.raw.setHeader('retry-after', retryAfter);
           return sendAnswer(reply.raw, tooManyRequests(path, format));
         }
         reply.hijack();
-        const caller = clientIp(request);
         sendAnswer(
           reply.raw,
-          answerFor(path, format, ipParameter(request.url), caller, request.headers['user-agent'], lent),
+          answerOrFailure({ path, format }, request.raw, () => clientIp(request), lent, request.log),
         );
       },
     });

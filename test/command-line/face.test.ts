@@ -220,7 +220,7 @@ test('databases not loaded: the one-line paths answer 503 saying so, / and /json
 });
 
 test('a database that fails as it is read: 500 in fixed words, nothing of the cause, and the listener answers on', async () => {
-  for (const env of [{}, { SECURITY_RATE_LIMIT: '1000' }]) {
+  for (const env of [{}, { SECURITY_RATE_LIMIT: '1000' }] as Array<Record<string, string>>) {
     const broken = await startFront(env);
     try {
       // Fault injection: the loaded reader's lookups now fail, as a damaged file's would.

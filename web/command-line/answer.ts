@@ -23,16 +23,19 @@ function failure(format: Format, status: number, error: string): Answer {
 
 const TOO_MANY = 'Too Many Requests';
 
+// /json's errors are JSON whatever the Accept, for a script piping it to a JSON reader; the other paths follow it.
+const formatOf = ({ printed }: FacePath, asked: Format): Format => (printed.kind === 'record' ? 'json' : asked);
+
 /** Over the global limit: the spec's 429 body (`message`) for a JSON client, its words in a line for the others. */
-export function tooManyRequests({ printed }: FacePath, asked: Format): Answer {
-  return printed.kind === 'record' || asked === 'json'
+export function tooManyRequests(path: FacePath, asked: Format): Answer {
+  return formatOf(path, asked) === 'json'
     ? { status: 429, json: true, body: `${JSON.stringify({ message: TOO_MANY })}\n` }
     : line(429, TOO_MANY);
 }
 
 /** A failure of our own (a bug, a database that cannot be read): the service's fixed words, nothing of the cause. */
-export function internalFailure({ printed }: FacePath, asked: Format): Answer {
-  return failure(printed.kind === 'record' ? 'json' : asked, 500, INTERNAL_ERROR);
+export function internalFailure(path: FacePath, asked: Format): Answer {
+  return failure(formatOf(path, asked), 500, INTERNAL_ERROR);
 }
 
 /** The `ip` values of a query string as Fastify's parser gives them: absent, one string, or an array when repeated. */
@@ -46,18 +49,18 @@ export function ipParameter(url: string): unknown {
 /**
  * What a path answers a command-line client (docs/command-line.md): the
  * address asked about (`?ip=`, else the caller's), printed as the path says,
- * from the local databases only. /json's errors are JSON whatever the
- * Accept, for a script piping it to a JSON reader; the others follow it.
+ * from the local databases only.
  */
 export function answerFor(
-  { printed }: FacePath,
+  path: FacePath,
   asked: Format,
   ip: unknown,
   caller: string,
   userAgent: string | undefined,
   lent: LentToFront,
 ): Answer {
-  const format = printed.kind === 'record' ? 'json' : asked;
+  const { printed } = path;
+  const format = formatOf(path, asked);
   const address = requestedAddress(ip, caller);
   if (typeof address !== 'string') return failure(format, address.status, address.error);
   const databases = lent.geoDatabases;

@@ -194,7 +194,7 @@ async function main(): Promise<void> {
     // and each sameBytes case's own answer, on the data that case prepares.
     const probeDir = join(root, 'probe');
     await mkdir(probeDir, { recursive: true });
-    for (const c of new Set(selected.filter((c) => c.sameBytes).map((c) => c.prepare))) await c?.(probeDir);
+    for (const prepare of new Set(selected.filter((c) => c.sameBytes).map((c) => c.prepare))) await prepare?.(probeDir);
     const probe = await startServer({ ...common, DATA_DIR: probeDir }, join(root, 'probe.log'), PINNED);
     children.push(probe.child);
     const res = await request(`${probe.origins.api}/api/configs`, { headers: { referer: REFERER } });

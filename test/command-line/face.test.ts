@@ -240,3 +240,9 @@ test('a database that fails as it is read: 500 in fixed words, nothing of the ca
     }
   }
 });
+
+test('a long User-Agent is reported whole in /json', async () => {
+  const agent = `curl/8.5.0 ${'x'.repeat(4000)}`;
+  const body = JSON.parse((await front.get('/json?ip=8.8.8.8', { 'user-agent': agent })).text);
+  assert.deepEqual(body.user_agent, { product: 'curl', version: '8.5.0', comment: 'x'.repeat(4000), raw_value: agent });
+});

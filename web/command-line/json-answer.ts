@@ -19,13 +19,18 @@ export function ipDecimal(ip: string): string {
   return n.toString();
 }
 
-// Each caller sends the same User-Agent and asks about the same address again and again.
-const userAgentMember = memoized((raw: string) => {
+function describeUserAgent(raw: string): string {
   const members = Object.entries(parseUserAgent(raw)).map(
     ([name, value]) => `    ${JSON.stringify(name)}: ${JSON.stringify(value)}`,
   );
   return `"user_agent": {\n${members.join(',\n')}\n  }`;
-}, 1000);
+}
+// Each caller sends the same User-Agent and asks about the same address again and again. A tool's
+// User-Agent is short; a longer one is described afresh, so no client can fill the memo with 16 KB headers.
+const USER_AGENT_MEMO_LENGTH = 256;
+const rememberedUserAgent = memoized(describeUserAgent, 1000);
+const userAgentMember = (raw: string) =>
+  raw.length <= USER_AGENT_MEMO_LENGTH ? rememberedUserAgent(raw) : describeUserAgent(raw);
 const addressMembers = memoized((ip: string) => `"ip": ${JSON.stringify(ip)},\n  "ip_decimal": ${ipDecimal(ip)}`, 4096);
 
 /**

@@ -15,6 +15,7 @@ import operations from './operations/index.js';
 import openapi from './openapi/index.js';
 import { Readiness } from './operations/readiness.js';
 import { Metrics, NO_METRICS } from './operations/metrics.js';
+import { LentToFront } from './lib/lent-to-front.js';
 
 const JSON_BODY_LIMIT = 500 * 1024;
 
@@ -64,6 +65,7 @@ export async function buildApi({
     }),
   );
   app.decorate('lifecycle', new Lifecycle(logger));
+  app.decorate('lentToFront', new LentToFront());
   app.addHook('onClose', async () => app.lifecycle.stop());
   app.addHook('onClose', async () => app.upstream.close());
 

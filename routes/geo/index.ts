@@ -76,6 +76,7 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
   app.lifecycle.onStop('geo databases', () => databases.stop());
   app.readiness.addDataset('geoCity', () => databases.status('city'));
   app.readiness.addDataset('geoAsn', () => databases.status('asn'));
+  app.lentToFront.geoDatabases = databases;
 
   const cached = { cacheTtl: ONE_DAY };
 

@@ -12,6 +12,10 @@ export const SiteSettings = Type.Object({
     /** Whether the speed test offers Cloudflare's speed endpoints beside this server (SPEEDTEST_CLOUDFLARE). */
     cloudflare: Type.Boolean(),
   }),
+  webrtc: Type.Object({
+    /** The STUN servers the WebRTC leak test asks, `stun:host[:port]` each (WEBRTC_STUN_SERVERS). */
+    stunServers: Type.Array(Type.String(), { minItems: 1, maxItems: 8 }),
+  }),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
 
@@ -20,6 +24,7 @@ export const SITE_SETTINGS_PATH = '/site-settings.json';
 export function siteSettings(config: Config): SiteSettings {
   return {
     speedTest: { cloudflare: config.SPEEDTEST_CLOUDFLARE },
+    webrtc: { stunServers: config.WEBRTC_STUN_SERVERS.split(',').map((url) => url.trim()) },
   };
 }
 

@@ -42,10 +42,30 @@ test('the front listener serves the public settings the pages read, from the run
       assert.match(String(res.headers['content-type']), /^application\/json/);
       assert.equal(res.headers['cache-control'], 'no-cache');
       assert.equal(res.headers['x-content-type-options'], 'nosniff');
-      assert.deepEqual(JSON.parse(res.text), { speedTest: { cloudflare } });
+      assert.deepEqual(JSON.parse(res.text), {
+        speedTest: { cloudflare },
+        webrtc: {
+          stunServers: [
+            'stun:stun.l.google.com:19302',
+            'stun:stun.voip.blackberry.com:3478',
+            'stun:global.stun.twilio.com:3478',
+            'stun:stun.cloudflare.com:3478',
+          ],
+        },
+      });
     } finally {
       await front.close();
     }
+  }
+});
+
+test('the WebRTC leak test asks the STUN servers WEBRTC_STUN_SERVERS names, in its order', async () => {
+  const front = await frontWith({ WEBRTC_STUN_SERVERS: 'stun:stun.example.net, stun:[2001:db8::1]:3479' });
+  try {
+    const settings = JSON.parse((await front.get('/site-settings.json')).text) as SiteSettings;
+    assert.deepEqual(settings.webrtc, { stunServers: ['stun:stun.example.net', 'stun:[2001:db8::1]:3479'] });
+  } finally {
+    await front.close();
   }
 });
 

@@ -18,7 +18,11 @@ export interface Tool {
   report?: { section: ReportSectionId; view: () => Promise<{ default: Component }> };
 }
 
-export const defineTool = (tool: Tool): Tool => tool;
+// A declaration, not a const: this file imports every tool.ts eagerly and each calls this back, so it must
+// exist before this module's body has run.
+export function defineTool(tool: Tool): Tool {
+  return tool;
+}
 
 const found = import.meta.glob<Tool>('./*/tool.ts', { eager: true, import: 'default' });
 

@@ -49,7 +49,7 @@ async function mappedAddress(host: string, limitMs: number): Promise<string> {
     const deadline = Date.now() + limitMs;
     for (;;) {
       socket.send(request, STUN_PORT, host);
-      const seen = await Promise.race([answered, new Promise<null>((r) => setTimeout(() => r(null), 250))]);
+      const seen = await Promise.race([answered, new Promise<null>((resolve) => setTimeout(() => resolve(null), 250))]);
       if (seen) return seen;
       if (Date.now() > deadline) throw new Error(`the STUN server at ${host} did not answer within ${limitMs} ms`);
     }

@@ -1,4 +1,4 @@
-import { isIp } from '../../lib/ip';
+import { isIp } from '../../lib/ip.js';
 
 /** The ICE candidate types (RFC 8445): a local address, one a STUN server saw, one a peer saw, a TURN relay. */
 export type CandidateType = 'host' | 'srflx' | 'prflx' | 'relay';

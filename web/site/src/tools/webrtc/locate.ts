@@ -1,8 +1,8 @@
-import { getJson } from '../../api/client';
-import type { GeoRecord } from '../../api/types';
-import { countryCode } from '../../lib/country';
-import { isReserved } from '../../lib/ip';
-import type { Place } from './report';
+import { getJson } from '../../api/client.js';
+import type { GeoRecord } from '../../api/types.js';
+import { countryCode } from '../../lib/country.js';
+import { isReserved } from '../../lib/ip.js';
+import type { Place } from './report.js';
 
 /** The reference's wait for one address's place. */
 const LOCATE_TIMEOUT_MS = 5000;

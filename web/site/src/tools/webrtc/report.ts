@@ -1,6 +1,6 @@
-import type { SectionBody } from '../../lib/report-sections';
-import type { ProbeResult } from './stun-probe';
-import { canonicalIp } from './verdict';
+import type { SectionBody } from '../../lib/report-sections.js';
+import type { ProbeResult } from './stun-probe.js';
+import { canonicalIp } from './verdict.js';
 
 type WebrtcServer = SectionBody<'webrtc'>['servers'][number];
 

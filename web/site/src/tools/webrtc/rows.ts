@@ -1,7 +1,7 @@
-import type { SectionBody } from '../../lib/report-sections';
-import type { PlaceState } from './locate';
-import type { ProbeResult } from './stun-probe';
-import { canonicalIp } from './verdict';
+import type { SectionBody } from '../../lib/report-sections.js';
+import type { PlaceState } from './locate.js';
+import type { ProbeResult } from './stun-probe.js';
+import { canonicalIp } from './verdict.js';
 
 type StoredServer = SectionBody<'webrtc'>['servers'][number];
 export type NatType = StoredServer['natType'];

@@ -1,5 +1,5 @@
-import { isReserved } from '../../lib/ip';
-import { isMdnsName, parseCandidate } from './candidate';
+import { isReserved } from '../../lib/ip.js';
+import { isMdnsName, parseCandidate } from './candidate.js';
 
 /** How long one STUN server has to answer (the reference's 5 s). */
 export const PROBE_TIMEOUT_MS = 5000;

@@ -1,5 +1,5 @@
-import { isIpv4, isIpv6, isReserved } from '../../lib/ip';
-import type { ProbeResult } from './stun-probe';
+import { isIpv4, isIpv6, isReserved } from '../../lib/ip.js';
+import type { ProbeResult } from './stun-probe.js';
 
 /** What the test concludes, comparing WebRTC's public addresses with the one this site sees. */
 export type Verdict =

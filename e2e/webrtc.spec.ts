@@ -1,6 +1,5 @@
-import type { Page } from '@playwright/test';
-import { expect, screenshots, tabTo, test } from './fixtures.js';
-import { startSilentStun, startStunBehindNat, type StunServer } from './stun-server.js';
+import { expect, screenshots, tabTo } from './fixtures.js';
+import { rows, start, stunList, test } from './webrtc-page.js';
 
 // The WebRTC leak test against real STUN servers: coturn behind a NAT of its
 // own (e2e/stun-server.ts), which presents this machine as a public address the
@@ -8,47 +7,11 @@ import { startSilentStun, startStunBehindNat, type StunServer } from './stun-ser
 // browser to the site as 8.8.8.8, so a NAT showing 193.0.0.1 is a leak and one
 // showing 8.8.8.8 is not.
 
-const servers: StunServer[] = [];
-test.afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function behindNat(mappedAs: string): Promise<string> {
-  const server = await startStunBehindNat(mappedAs);
-  servers.push(server);
-  return server.url;
-}
-
-async function silent(): Promise<string> {
-  const server = await startSilentStun();
-  servers.push(server);
-  return server.url;
-}
-
-/**
- * The STUN list this test's servers make: the service's own settings document,
- * its `webrtc.stunServers` swapped, as WEBRTC_STUN_SERVERS would set it (the
- * servers start per test, after the demo).
- */
-async function stunList(page: Page, urls: string[]): Promise<void> {
-  await page.route('**/site-settings.json', async (route) => {
-    const response = await route.fetch();
-    const settings = (await response.json()) as { webrtc: { stunServers: string[] } };
-    await route.fulfill({ response, json: { ...settings, webrtc: { stunServers: urls } } });
-  });
-}
-
-async function start(page: Page): Promise<void> {
-  await tabTo(page, page.getByRole('button', { name: 'Start the test' }));
-  await page.keyboard.press('Enter');
-}
-
-const rows = (page: Page) => page.locator('section[aria-labelledby="webrtc-servers"] tbody tr');
-
 test('a STUN server behind a NAT sees another address than the site: located, a leak, and shared in a report', async ({
   page,
+  stun,
 }) => {
-  const url = await behindNat('193.0.0.1');
+  const url = await stun.behindNat('193.0.0.1');
   await stunList(page, [url]);
   await page.goto('/webrtc');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('WebRTC leak');
@@ -95,8 +58,8 @@ test('a STUN server behind a NAT sees another address than the site: located, a 
   await screenshots(page, 'webrtc-report');
 });
 
-test('the STUN server sees the address the site sees: no leak', async ({ page }) => {
-  const url = await behindNat('8.8.8.8');
+test('the STUN server sees the address the site sees: no leak', async ({ page, stun }) => {
+  const url = await stun.behindNat('8.8.8.8');
   await stunList(page, [url]);
   await page.goto('/webrtc');
   await start(page);
@@ -114,8 +77,11 @@ test('the STUN server sees the address the site sees: no leak', async ({ page })
   await screenshots(page, 'webrtc-no-leak-dark');
 });
 
-test('a STUN server that never answers is a timeout after 5 s; the one that answers still counts', async ({ page }) => {
-  const [quiet, answering] = [await silent(), await behindNat('8.8.8.8')];
+test('a STUN server that never answers is a timeout after 5 s; the one that answers still counts', async ({
+  page,
+  stun,
+}) => {
+  const [quiet, answering] = [await stun.silent(), await stun.behindNat('8.8.8.8')];
   await stunList(page, [quiet, answering]);
   await page.goto('/webrtc');
   await start(page);
@@ -127,8 +93,8 @@ test('a STUN server that never answers is a timeout after 5 s; the one that answ
   await expect(page.locator('section[aria-labelledby="webrtc-verdict"]').getByRole('heading')).toHaveText('No leak');
 });
 
-test('no STUN server answering exposes no address, and says so', async ({ page }) => {
-  await stunList(page, [await silent()]);
+test('no STUN server answering exposes no address, and says so', async ({ page, stun }) => {
+  await stunList(page, [await stun.silent()]);
   await page.goto('/webrtc');
   await start(page);
   const verdict = page.locator('section[aria-labelledby="webrtc-verdict"]');

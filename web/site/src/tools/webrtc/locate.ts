@@ -1,11 +1,16 @@
 import { getJson } from '../../api/client.js';
-import type { GeoRecord } from '../../api/types.js';
-import { countryCode } from '../../lib/country.js';
 import { isReserved } from '../../lib/ip.js';
 import type { Place } from './report.js';
 
 /** The reference's wait for one address's place. */
 const LOCATE_TIMEOUT_MS = 5000;
+
+/** The part of a geo answer (frontend contract 1.1) this page reads. */
+interface GeoAnswer {
+  country?: string | null;
+  org?: string | null;
+  error?: unknown;
+}
 
 /** An address's place as the page shows it: being asked, found, not asked (reserved), or failed. */
 export type PlaceState =
@@ -16,9 +21,11 @@ export async function locate(ip: string, lang: string): Promise<PlaceState> {
   if (isReserved(ip)) return { status: 'reserved' };
   try {
     const query = new URLSearchParams({ ip, lang });
-    const geo = await getJson<GeoRecord>(`/api/geo-local?${query}`, AbortSignal.timeout(LOCATE_TIMEOUT_MS));
+    const geo = await getJson<GeoAnswer>(`/api/geo-local?${query}`, AbortSignal.timeout(LOCATE_TIMEOUT_MS));
     if (geo.error) return { status: 'failed' };
-    return { status: 'done', place: { countryCode: countryCode(geo.country), org: geo.org ?? '' } };
+    // Not lib/country's countryCode: that module brings the built country names along, which only the page has.
+    const code = typeof geo.country === 'string' && /^[A-Za-z]{2}$/.test(geo.country) ? geo.country.toUpperCase() : '';
+    return { status: 'done', place: { countryCode: code, org: geo.org ?? '' } };
   } catch {
     return { status: 'failed' };
   }

@@ -120,4 +120,11 @@ test('WebRTC switched off in the browser is "unavailable", good for privacy', as
   await screenshots(page, 'webrtc-unavailable');
   await page.emulateMedia({ colorScheme: 'dark' });
   await screenshots(page, 'webrtc-unavailable-dark');
+  // The tool's own texts follow the language, the verdict included.
+  await page.getByLabel('Language').selectOption('zh-CN');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('WebRTC 泄露');
+  await expect(verdict.getByRole('heading')).toHaveText('WebRTC 不可用');
+  await expect(rows(page).first()).toContainText('WebRTC 不可用');
+  await expect(page.getByRole('columnheader', { name: '看到的地址' })).toHaveCount(1);
+  await screenshots(page, 'webrtc-unavailable-zh-dark');
 });

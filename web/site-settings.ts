@@ -28,6 +28,8 @@ export const SiteSettings = Type.Object({
     /** Globalping's API, called from the browser without a token (GLOBALPING_API_BASE). */
     apiBase: Type.String(),
   }),
+  /** The project's code repository on GitHub, `owner/name` (REPO_STARS_REPOSITORY): the footer's star count links to it. */
+  repository: Type.String(),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
 
@@ -40,6 +42,7 @@ export function siteSettings(config: Config, readiness: Readiness): SiteSettings
     speedTest: { cloudflare: config.SPEEDTEST_CLOUDFLARE },
     geoDatabase: loadedGeoDatabase(readiness),
     globalping: { apiBase: config.GLOBALPING_API_BASE },
+    repository: config.REPO_STARS_REPOSITORY,
   };
 }
 

@@ -32,6 +32,8 @@ export const SiteSettings = Type.Object({
     /** The STUN servers the WebRTC leak test asks, `stun:host[:port]` each (WEBRTC_STUN_SERVERS). */
     stunServers: Type.Array(Type.String(), { minItems: 1, maxItems: 8 }),
   }),
+  /** The project's code repository on GitHub, `owner/name` (REPO_STARS_REPOSITORY): the footer's star count links to it. */
+  repository: Type.String(),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
 
@@ -45,6 +47,7 @@ export function siteSettings(config: Config, readiness: Readiness): SiteSettings
     geoDatabase: loadedGeoDatabase(readiness),
     globalping: { apiBase: config.GLOBALPING_API_BASE },
     webrtc: { stunServers: config.WEBRTC_STUN_SERVERS.split(',').map((url) => url.trim()) },
+    repository: config.REPO_STARS_REPOSITORY,
   };
 }
 

@@ -60,10 +60,20 @@ test('the front listener serves the public settings the pages read, from the run
         },
         globalping: { apiBase: 'https://api.globalping.io' },
         geoDatabase: null,
+        repository: 'jason5ng32/MyIP',
       });
     } finally {
       await front.close();
     }
+  }
+});
+
+test('the repository the star count is read from is named for the footer’s link', async () => {
+  const front = await frontWith({ REPO_STARS_REPOSITORY: 'netdiag/netdiag' });
+  try {
+    assert.equal(JSON.parse((await front.get('/site-settings.json')).text).repository, 'netdiag/netdiag');
+  } finally {
+    await front.close();
   }
 });
 

@@ -41,6 +41,7 @@ export const router = createRouter({
       meta: { title: `nav.${tool.slug}` },
     })),
     page('/reference', 'reference', () => import('./pages/ReferencePage.vue')),
+    page('/privacy', 'privacy', () => import('./pages/PrivacyPage.vue')),
     page('/r/:id', 'report', () => import('./pages/ReportPage.vue')),
     page('/:rest(.*)*', 'notFound', () => import('./pages/NotFoundPage.vue')),
   ],

@@ -78,6 +78,8 @@ export async function createStunNetwork(): Promise<{ network: StunNetwork; remov
   try {
     await run('ip', ['netns', 'add', namespace]);
     await run('ip', ['link', 'add', outside, 'type', 'veth', 'peer', 'name', inside, 'netns', namespace]);
+    // No IPv6 link-local address: the kernel would add it a second or so after the link comes up, maybe once a browser runs.
+    await run('ip', ['link', 'set', outside, 'addrgenmode', 'none']);
     await run('ip', ['addr', 'add', `${here}/30`, 'dev', outside]);
     await run('ip', ['link', 'set', outside, 'up']);
     await run('ip', ['-n', namespace, 'addr', 'add', `${there}/30`, 'dev', inside]);

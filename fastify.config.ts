@@ -52,6 +52,10 @@ export const ConfigSchema = Type.Object({
   REPO_STARS_REPOSITORY: Type.String({ default: 'jason5ng32/MyIP', pattern: '^[\\w.-]+/[\\w.-]+$' }),
 
   SPEEDTEST_CLOUDFLARE: Flag,
+  SPEEDTEST_DOWNLOAD_MAX_BYTES: Type.Integer({ minimum: 1, default: 100_000_000 }),
+  SPEEDTEST_UPLOAD_MAX_BYTES: Type.Integer({ minimum: 1, default: 50_000_000 }),
+  SPEEDTEST_CLIENT_BYTES: Type.Integer({ minimum: 1, default: 2_000_000_000 }),
+  SPEEDTEST_RATE_LIMIT: Type.Integer({ minimum: 0, default: 1000 }),
 
   GEODB_ACCOUNT_ID: Text,
   GEODB_LICENSE_KEY: Text,

@@ -12,6 +12,7 @@ import { sendSiteFile } from './send-site-file.js';
 import { lookup, type MemoryCaps } from './site-files.js';
 import { plainHttpOrigins, SITE_SETTINGS_PATH, SiteSettings, siteSettings } from './site-settings.js';
 import operations from '../operations/index.js';
+import speedRoutes from './speed/index.js';
 
 /** Where `npm run build` writes the site (Vite's output, then its .br and .gz variants). */
 export const BUILT_SITE_DIR = 'dist/site';
@@ -84,6 +85,7 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   app.addHook('onClose', async () => site.close());
 
   await app.register(operations, { listener: 'front', readiness: api.readiness, metrics: api.metrics });
+  await app.register(speedRoutes, { config: api.config, redisLink: api.redisLink });
   // The same for every visitor until a restart; `no-cache` so a restart's change reaches open pages' next load.
   const settingsJson = JSON.stringify(settings);
   app.route({

@@ -11,6 +11,9 @@ export const SiteSettings = Type.Object({
   speedTest: Type.Object({
     /** Whether the speed test offers Cloudflare's speed endpoints beside this server (SPEEDTEST_CLOUDFLARE). */
     cloudflare: Type.Boolean(),
+    /** The largest download and upload this server's own speed endpoints accept, so the page offers no size they refuse. */
+    maxDownloadBytes: Type.Integer({ minimum: 1 }),
+    maxUploadBytes: Type.Integer({ minimum: 1 }),
   }),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
@@ -19,7 +22,11 @@ export const SITE_SETTINGS_PATH = '/site-settings.json';
 
 export function siteSettings(config: Config): SiteSettings {
   return {
-    speedTest: { cloudflare: config.SPEEDTEST_CLOUDFLARE },
+    speedTest: {
+      cloudflare: config.SPEEDTEST_CLOUDFLARE,
+      maxDownloadBytes: config.SPEEDTEST_DOWNLOAD_MAX_BYTES,
+      maxUploadBytes: config.SPEEDTEST_UPLOAD_MAX_BYTES,
+    },
   };
 }
 

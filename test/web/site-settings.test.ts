@@ -42,7 +42,9 @@ test('the front listener serves the public settings the pages read, from the run
       assert.match(String(res.headers['content-type']), /^application\/json/);
       assert.equal(res.headers['cache-control'], 'no-cache');
       assert.equal(res.headers['x-content-type-options'], 'nosniff');
-      assert.deepEqual(JSON.parse(res.text), { speedTest: { cloudflare } });
+      assert.deepEqual(JSON.parse(res.text), {
+        speedTest: { cloudflare, maxDownloadBytes: 100_000_000, maxUploadBytes: 50_000_000 },
+      });
     } finally {
       await front.close();
     }

@@ -34,8 +34,9 @@ export class ClientBudget {
       entry = { bytes: 0, start: now };
       this.spent.set(key, entry);
     }
-    if (entry.bytes + bytes > this.bytesPerWindow)
+    if (entry.bytes + bytes > this.bytesPerWindow) {
       return { ok: false, retryAfterMs: entry.start + this.windowMs - now };
+    }
     entry.bytes += bytes;
     return { ok: true };
   }

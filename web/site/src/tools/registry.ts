@@ -18,7 +18,12 @@ export interface Tool {
   report?: { section: ReportSectionId; view: () => Promise<{ default: Component }> };
 }
 
-export const defineTool = (tool: Tool): Tool => tool;
+// A declaration, not a const: each tool.ts imports it while this module is still
+// evaluating its glob of those very files, and only a function declaration is
+// defined by then.
+export function defineTool(tool: Tool): Tool {
+  return tool;
+}
 
 const found = import.meta.glob<Tool>('./*/tool.ts', { eager: true, import: 'default' });
 

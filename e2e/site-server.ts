@@ -39,6 +39,8 @@ export async function startSite(): Promise<RunningSite> {
       FRONTEND_PORT: String(front),
       LOG_LEVEL: 'warn',
       LOAD_SHEDDING: 'false',
+      // The speed tool's Cloudflare option, so its tests reach it (speed.cloudflare.com is the third-party fake).
+      SPEEDTEST_CLOUDFLARE: 'true',
     },
   });
   const url = `http://localhost:${front}`;

@@ -77,8 +77,9 @@ export function startRun(
   engine.onResultsChange = ({ type }) => {
     if (over) return;
     watch();
-    if (type === 'latency' || type === 'download' || type === 'upload')
+    if (type === 'latency' || type === 'download' || type === 'upload') {
       events.progress(type, figuresOf(engine.results));
+    }
   };
   engine.onFinish = (results) => {
     if (over) return;

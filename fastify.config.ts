@@ -56,6 +56,7 @@ export const ConfigSchema = Type.Object({
   SPEEDTEST_UPLOAD_MAX_BYTES: Type.Integer({ minimum: 1, default: 50_000_000 }),
   SPEEDTEST_CLIENT_BYTES: Type.Integer({ minimum: 1, default: 2_000_000_000 }),
   SPEEDTEST_RATE_LIMIT: Type.Integer({ minimum: 0, default: 1000 }),
+  SPEEDTEST_CLIENT_TRANSFERS: Type.Integer({ minimum: 1, default: 8 }),
 
   GEODB_ACCOUNT_ID: Text,
   GEODB_LICENSE_KEY: Text,

@@ -9,7 +9,6 @@ import { gzipSync } from 'node:zlib';
 import pino from 'pino';
 import { request, type Dispatcher } from 'undici';
 import { buildWeb } from '../../web/app.js';
-import { TRANSFERS_AT_ONCE } from '../../web/speed/index.js';
 import { buildTestApi } from '../support/app.js';
 
 const REFERER = 'http://localhost/speed';
@@ -209,7 +208,8 @@ test('one client past its bytes for the window gets 429; another client is unaff
 });
 
 test('one client gets a bounded number of transfers at once; another client is unaffected', async () => {
-  await withFront({}, async (front) => {
+  const TRANSFERS_AT_ONCE = 3;
+  await withFront({ SPEEDTEST_CLIENT_TRANSFERS: String(TRANSFERS_AT_ONCE) }, async (front) => {
     // Downloads the client does not read stay open, each holding its slot.
     const open = await Promise.all(
       Array.from({ length: TRANSFERS_AT_ONCE }, () => front.send('/speed/down?bytes=100000000')),

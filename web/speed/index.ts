@@ -14,8 +14,6 @@ export const SPEED_UP_PATH = '/speed/up';
 
 /** The window of the per-client request and byte limits: the API limiter's own 20 minutes. */
 export const SPEED_WINDOW_MS = 20 * 60 * 1000;
-/** One run keeps one transfer and a few latency probes going at once; more is someone else's load test. */
-export const TRANSFERS_AT_ONCE = 8;
 
 const SpeedError = Type.Object({ error: Type.String() });
 const DownQuery = Type.Object({ bytes: Type.Integer({ minimum: 0 }) });
@@ -39,7 +37,7 @@ export default async function speedRoutes(app: FastifyInstance, { config, redisL
   const downCap = config.SPEEDTEST_DOWNLOAD_MAX_BYTES;
   const upCap = config.SPEEDTEST_UPLOAD_MAX_BYTES;
   const allowed = refererMatcher(allowedHostnames(config.ALLOWED_DOMAINS));
-  const budget = new ClientBudget(config.SPEEDTEST_CLIENT_BYTES, SPEED_WINDOW_MS, TRANSFERS_AT_ONCE);
+  const budget = new ClientBudget(config.SPEEDTEST_CLIENT_BYTES, SPEED_WINDOW_MS, config.SPEEDTEST_CLIENT_TRANSFERS);
   const max = config.SPEEDTEST_RATE_LIMIT;
   const counters = max > 0 ? new LimiterCounters('speed', redisLink, SPEED_WINDOW_MS) : undefined;
 

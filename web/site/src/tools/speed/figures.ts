@@ -1,8 +1,11 @@
 import type { Results } from '@cloudflare/speedtest';
-import type { SectionBody } from '../../lib/report-sections';
-import { isIp } from '../../lib/ip';
+import type { Report } from '../../../../../routes/report/schema.js';
+import { isIp } from '../../lib/ip.js';
 
 /** What the page shows of a run, live and at the end; null where nothing is measured yet. */
+/** The report's `speedtest` section as a run hands it over (recordSection stamps `testedAt`). */
+export type SpeedSection = Omit<NonNullable<Report['sections']['speedtest']>, 'testedAt'>;
+
 export interface Figures {
   downloadMbps: number | null;
   uploadMbps: number | null;
@@ -109,8 +112,8 @@ export interface Connection {
 const cap = (value: number | null, max: number) => (value === null ? null : Math.min(value, max));
 
 /** The report's `speedtest` section (frontend contract 19.3): values within its bounds, unknown ones left out. */
-export function speedSection(figures: Figures, scores: Scores, connection: Connection): SectionBody<'speedtest'> {
-  const section: SectionBody<'speedtest'> = {
+export function speedSection(figures: Figures, scores: Scores, connection: Connection): SpeedSection {
+  const section: SpeedSection = {
     downloadMbps: cap(figures.downloadMbps, 1e6),
     uploadMbps: cap(figures.uploadMbps, 1e6),
     latencyMs: cap(figures.latencyMs, 600_000),
@@ -123,7 +126,7 @@ export function speedSection(figures: Figures, scores: Scores, connection: Conne
     section.scores = Object.fromEntries(named.map((n) => [n, Math.min(10_000, Math.max(0, scores[n]!.points))]));
     section.qualities = Object.fromEntries(named.map((n) => [n, scores[n]!.quality]));
   }
-  const conn: NonNullable<SectionBody<'speedtest'>['connection']> = {};
+  const conn: NonNullable<SpeedSection['connection']> = {};
   if (connection.ip && isIp(connection.ip)) conn.ip = connection.ip;
   if (connection.colo) conn.colo = connection.colo.slice(0, 8);
   if (connection.coloCountryCode && /^[A-Z]{2}$/.test(connection.coloCountryCode)) {

@@ -1,6 +1,6 @@
 import type { ConfigOptions, MeasurementType, Results } from '@cloudflare/speedtest';
-import { figuresOf, scoresOf, type Figures, type Scores } from './figures';
-import { ENDPOINTS, measurementPlan, type Target } from './plan';
+import { figuresOf, scoresOf, type Figures, type Scores } from './figures.js';
+import { ENDPOINTS, measurementPlan, type Target } from './plan.js';
 
 /** The part of @cloudflare/speedtest's engine a run uses (a fake one in the unit tests). */
 export interface Engine {

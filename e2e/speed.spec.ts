@@ -47,6 +47,13 @@ async function startSmallest(page: Page, target?: 'Cloudflare') {
   await page.getByRole('button', { name: 'Start the test' }).click();
 }
 
+/** Waits for a run to end and checks it ended well: a failure shows its own words in the assertion. */
+async function finished(page: Page) {
+  await expect(page.locator('.speed-live')).not.toHaveText(/^(Measuring|$)/, { timeout: 90_000 });
+  await expect(page.locator('.note-error')).toHaveCount(0);
+  await expect(page.locator('.speed-live')).toHaveText(/^Finished: download [\d.,]+ Mb\/s, upload [\d.,]+ Mb\/s\.$/);
+}
+
 const value = (page: Page, label: string) =>
   page
     .locator('.row')
@@ -56,6 +63,8 @@ const value = (page: Page, label: string) =>
 test('a run against this server measures both directions live, charts them and shares them as the report section', async ({
   page,
 }) => {
+  // A whole run, two screenshots and a report on a busy machine.
+  test.slow();
   await page.goto('/speed');
   await expect(page.getByRole('button', { name: 'Start the test' })).toBeVisible();
   await screenshots(page, 'speed-idle');
@@ -66,7 +75,7 @@ test('a run against this server measures both directions live, charts them and s
 
   const live = page.locator('.speed-live');
   await expect(live).toHaveAttribute('aria-live', 'polite');
-  await expect(live).toHaveText(/^Finished: download [\d.,]+ Mb\/s, upload [\d.,]+ Mb\/s\.$/, { timeout: 90_000 });
+  await finished(page);
   await expect(value(page, 'Download')).toHaveText(/^[\d.,]+ Mb\/s$/);
   await expect(value(page, 'Upload')).toHaveText(/^[\d.,]+ Mb\/s$/);
   await expect(value(page, 'Latency (idle)')).toHaveText(/^[\d.,]+ ms$/);
@@ -101,10 +110,11 @@ test('the Cloudflare option measures against speed.cloudflare.com and sends it n
   page,
   thirdParty,
 }) => {
+  test.slow();
   fakeCloudflare(thirdParty);
   await startSmallest(page, 'Cloudflare');
   await expect(page.getByText(/the summary that site sends to Cloudflare afterwards is not sent/)).toBeVisible();
-  await expect(page.locator('.speed-live')).toHaveText(/^Finished: download [\d.,]+ Mb\/s/, { timeout: 90_000 });
+  await finished(page);
   await expect(page.getByText('From 9.9.9.9 to Cloudflare FRA')).toBeVisible();
   const paths = thirdParty.seen().map((r) => `${r.method} ${r.host}${r.url.split('?')[0]}`);
   expect(paths).toContain('GET speed.cloudflare.com/cdn-cgi/trace');

@@ -101,6 +101,7 @@ test('megabits per second are 10^6 bits, to two decimals; nothing measured is nu
   assert.equal(mbps(undefined), null);
   assert.equal(mbps(Number.NaN), null);
   assert.equal(mbps(-5), null);
+  assert.equal(mbps(0), null);
 });
 
 test('the report section holds what was measured, within the whitelist, and the service accepts it', () => {

@@ -36,9 +36,10 @@ function measured(value: number | null | undefined, digits: number): number | nu
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? round(value, digits) : null;
 }
 
-/** Bits per second as megabits per second (10^6), to two decimals. */
+/** Bits per second as megabits per second (10^6), to two decimals; null for none measured. */
 export function mbps(bps: number | null | undefined): number | null {
-  return measured(typeof bps === 'number' ? bps / 1e6 : undefined, 2);
+  // The engine reports 0 for a direction with no transfer long enough to count yet.
+  return measured(typeof bps === 'number' && bps > 0 ? bps / 1e6 : undefined, 2);
 }
 
 /** The engine's results as figures; the engine throws for a value it has no measurement for yet. */

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { mkdtemp, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import pino from 'pino';
 import { request, type Dispatcher } from 'undici';
 import { buildWeb } from '../../web/app.js';
 import { buildTestApi } from '../support/app.js';
+import { chunkedUpload } from '../support/chunked-upload.js';
 
 const REFERER = 'http://localhost/speed';
 
@@ -54,42 +54,6 @@ async function withFront(env: Record<string, string>, run: (front: Front) => Pro
 
 async function json(res: Dispatcher.ResponseData) {
   return { status: res.statusCode, headers: res.headers, body: (await res.body.json()) as Record<string, unknown> };
-}
-
-interface Streamed {
-  /** The answer, when the client read one before the server closed. */
-  status?: number;
-  body?: string;
-  /** The socket error instead, when the server closed while the client was still sending. */
-  error?: string;
-  /** Bytes the client got to send. */
-  sent: number;
-}
-
-/** An upload sent in chunks without a Content-Length, so only the server's counting can stop it. */
-function chunkedUpload(origin: string, total: number): Promise<Streamed> {
-  const { hostname, port } = new URL(origin);
-  return new Promise((resolve) => {
-    let sent = 0;
-    const req = httpRequest(
-      { host: hostname, port, path: '/speed/up', method: 'POST', agent: false, headers: { referer: REFERER } },
-      (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sent }));
-      },
-    );
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message, sent }));
-    const chunk = Buffer.alloc(16 * 1024, 1);
-    const write = (): void => {
-      while (sent < total && !req.destroyed) {
-        sent += chunk.length;
-        if (!req.write(chunk)) return void req.once('drain', write);
-      }
-      req.end();
-    };
-    write();
-  });
 }
 
 /** The regular files this process has open (sockets, pipes and devices are not files). */
@@ -163,7 +127,7 @@ test('an upload past the cap is 413: refused unread when its length says so, cut
 
     // The server stops reading at the cap and closes: a client still sending may meet the
     // close before it reads the 413. Either way it could not send the rest.
-    const streamed = await chunkedUpload(front.origin, 50_000_000);
+    const streamed = await chunkedUpload(front.origin, '/speed/up', 50_000_000, { referer: REFERER });
     if (streamed.error) assert.match(streamed.error, /^(ECONNRESET|EPIPE)$/);
     else {
       assert.equal(streamed.status, 413);
@@ -252,7 +216,7 @@ test('a download and an upload in flight open no file', async () => {
   await withFront({}, async (front) => {
     const before = await openFiles();
     const down = await front.send('/speed/down?bytes=50000000');
-    const upload = chunkedUpload(front.origin, 20_000_000);
+    const upload = chunkedUpload(front.origin, '/speed/up', 20_000_000, { referer: REFERER });
     const during = await openFiles();
     await down.body.dump();
     assert.equal((await upload).status, 200);

@@ -68,6 +68,11 @@ export const ConfigSchema = Type.Object({
     (v) => v.replace(/\/+$/, ''),
   ),
   WEBRTC_STUN_SERVERS: StunServers,
+  SPEEDTEST_DOWNLOAD_MAX_BYTES: Type.Integer({ minimum: 1, default: 100_000_000 }),
+  SPEEDTEST_UPLOAD_MAX_BYTES: Type.Integer({ minimum: 1, default: 50_000_000 }),
+  SPEEDTEST_CLIENT_BYTES: Type.Integer({ minimum: 1, default: 2_000_000_000 }),
+  SPEEDTEST_RATE_LIMIT: Type.Integer({ minimum: 0, default: 1000 }),
+  SPEEDTEST_CLIENT_TRANSFERS: Type.Integer({ minimum: 1, default: 8 }),
 
   GEODB_PROVIDER: Type.Enum(['maxmind', 'dbip'], { default: 'maxmind' }),
   GEODB_ACCOUNT_ID: Text,

@@ -40,6 +40,8 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
       FRONTEND_PORT: String(front),
       LOG_LEVEL: 'warn',
       LOAD_SHEDDING: 'false',
+      // The speed tool's Cloudflare option, so its tests reach it (speed.cloudflare.com is the third-party fake).
+      SPEEDTEST_CLOUDFLARE: 'true',
       ...env,
     },
   });

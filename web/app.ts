@@ -14,6 +14,7 @@ import { plainHttpOrigins, SITE_SETTINGS_PATH, SiteSettings, siteSettings } from
 import operations from '../operations/index.js';
 import openapi from '../openapi/index.js';
 import commandLine, { answerInListener, faceRequest } from './command-line/index.js';
+import speedRoutes from './speed/index.js';
 
 /** Where `npm run build` writes the site (Vite's output, then its .br and .gz variants). */
 export const BUILT_SITE_DIR = 'dist/site';
@@ -99,6 +100,7 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   // First, so the document sees every route registered after it, wherever.
   await app.register(openapi, { handsOver: api });
   await app.register(operations, { listener: 'front', readiness: api.readiness, metrics: api.metrics });
+  await app.register(speedRoutes, { config: api.config, redisLink: api.redisLink });
   // Read on each request, as the loaded geo database can change while running;
   // `no-cache` so a change reaches open pages' next load.
   app.route({

@@ -18,6 +18,9 @@ export const SiteSettings = Type.Object({
   speedTest: Type.Object({
     /** Whether the speed test offers Cloudflare's speed endpoints beside this server (SPEEDTEST_CLOUDFLARE). */
     cloudflare: Type.Boolean(),
+    /** The largest download and upload this server's own speed endpoints accept, so the page offers no size they refuse. */
+    maxDownloadBytes: Type.Integer({ minimum: 1 }),
+    maxUploadBytes: Type.Integer({ minimum: 1 }),
   }),
   /**
    * Whose local geolocation database is loaded, so the site shows the credit
@@ -43,7 +46,11 @@ export function siteSettings(config: Config, readiness: Readiness): SiteSettings
   return {
     addresses: { ipv4Origin: config.IPV4_ONLY_ORIGIN || null, ipv6Origin: config.IPV6_ONLY_ORIGIN || null },
     ruleTest: { origins: config.RULE_TEST_ORIGINS ? config.RULE_TEST_ORIGINS.split(',') : [] },
-    speedTest: { cloudflare: config.SPEEDTEST_CLOUDFLARE },
+    speedTest: {
+      cloudflare: config.SPEEDTEST_CLOUDFLARE,
+      maxDownloadBytes: config.SPEEDTEST_DOWNLOAD_MAX_BYTES,
+      maxUploadBytes: config.SPEEDTEST_UPLOAD_MAX_BYTES,
+    },
     geoDatabase: loadedGeoDatabase(readiness),
     globalping: { apiBase: config.GLOBALPING_API_BASE },
     webrtc: { stunServers: config.WEBRTC_STUN_SERVERS.split(',').map((url) => url.trim()) },

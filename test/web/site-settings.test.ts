@@ -49,7 +49,7 @@ test('the front listener serves the public settings the pages read, from the run
       assert.deepEqual(JSON.parse(res.text), {
         addresses: { ipv4Origin: null, ipv6Origin: null },
         ruleTest: { origins: [] },
-        speedTest: { cloudflare },
+        speedTest: { cloudflare, maxDownloadBytes: 100_000_000, maxUploadBytes: 50_000_000 },
         webrtc: {
           stunServers: [
             'stun:stun.l.google.com:19302',

@@ -1,6 +1,6 @@
 import { ref } from 'vue';
-import { readHistory, saveHistory, withSighting, type HistoryEntry } from './address-history';
-import { browserStore } from './kept';
+import { readHistory, saveHistory, withSighting, type HistoryEntry } from './address-history.js';
+import { browserStore } from './kept.js';
 
 // The visitor's own addresses as the home page saw them, kept in this browser only: nothing of it is sent anywhere.
 const store = browserStore();

@@ -1,8 +1,8 @@
 import { computed, ref, watch } from 'vue';
-import { browserStore, readKept, writeKept } from './kept';
-import { applyTheme, isDark, readTheme, saveTheme } from './theme';
-import { maskIp } from './mask';
-import { isIp } from './ip';
+import { browserStore, readKept, writeKept } from './kept.js';
+import { applyTheme, isDark, readTheme, saveTheme } from './theme.js';
+import { maskIp } from './mask.js';
+import { isIp } from './ip.js';
 
 // The visitor's display choices, remembered in this browser and applied live to every page.
 const store = browserStore();

@@ -37,7 +37,7 @@ test('no city named in the majority country: the line is the country alone', () 
   assert.deepEqual(found?.differs, [false, false, true]);
 });
 
-test('a tie goes to the source listed first, so the page\'s card order decides', () => {
+test("a tie goes to the source listed first, so the page's card order decides", () => {
   assert.equal(consensusOf([at('NL', 'Amsterdam'), at('DE', 'Berlin')])?.countryCode, 'NL');
 });
 

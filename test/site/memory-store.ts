@@ -8,8 +8,17 @@ export function memoryStore(refuse = false): KeptStore & { data: Map<string, str
   };
   return {
     data,
-    getItem: (key) => (check(), data.get(key) ?? null),
-    setItem: (key, value) => (check(), void data.set(key, value)),
-    removeItem: (key) => (check(), void data.delete(key)),
+    getItem: (key) => {
+      check();
+      return data.get(key) ?? null;
+    },
+    setItem: (key, value) => {
+      check();
+      data.set(key, value);
+    },
+    removeItem: (key) => {
+      check();
+      data.delete(key);
+    },
   };
 }

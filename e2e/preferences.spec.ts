@@ -180,7 +180,7 @@ test('where the clipboard is refused, the address is selected and the words say 
   expect(await page.evaluate(() => window.getSelection()?.toString())).toBe('8.8.8.8');
 });
 
-test('flags load only for the countries shown, one file each, and none is in a bundle', async ({ page }) => {
+test('flags load only for the countries shown, one file each, and none is in the page’s script', async ({ page }) => {
   const flags: string[] = [];
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
@@ -198,6 +198,12 @@ test('flags load only for the countries shown, one file each, and none is in a b
   const flag = page.locator('.geo-card img.flag').first();
   await expect(flag).toHaveAttribute('alt', '');
   expect(await flag.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+
+  // No flag's drawing travels in the page's script (each file names itself `flag-icons-<code>`).
+  const scripts = await page
+    .locator('script[src]')
+    .evaluateAll((tags) => tags.map((tag) => (tag as HTMLScriptElement).src));
+  for (const src of scripts) expect(await (await page.request.get(src)).text()).not.toContain('flag-icons-');
 
   await page.goto('/mac');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

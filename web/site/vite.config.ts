@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import vue from '@vitejs/plugin-vue';
 import VueI18nPlugin from '@intlify/unplugin-vue-i18n/vite';
 import { countryNames } from './country-names-plugin';
+import { countryFlags } from './flags-plugin';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -21,6 +22,7 @@ export default defineConfig({
       dropMessageCompiler: true,
     }),
     countryNames(),
+    countryFlags(),
   ],
   define: {
     // Compile-time switches of Vue: the features the site does not use

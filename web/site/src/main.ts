@@ -1,3 +1,4 @@
+import './theme-start';
 import { createApp } from 'vue';
 import App from './App.vue';
 import { router } from './router';

@@ -33,6 +33,7 @@ export const router = createRouter({
     page('/censorship', 'censorship', () => import('./pages/CensorshipPage.vue')),
     page('/status', 'status', () => import('./pages/StatusPage.vue')),
     page('/outages', 'outages', () => import('./pages/OutagesPage.vue')),
+    page('/history', 'history', () => import('./pages/HistoryPage.vue')),
     // A tool's page arrives with its texts; its title is its navigation label.
     ...TOOLS.map((tool) => ({
       path: `/${tool.slug}`,

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { Config } from '../fastify.config.js';
+import { ingestUrl } from '../routes/monitoring/envelope.js';
 
 /**
  * The settings the site's pages read at run time, so one build serves every
@@ -18,6 +19,11 @@ export const SiteSettings = Type.Object({
     /** Whether the speed test offers Cloudflare's speed endpoints beside this server (SPEEDTEST_CLOUDFLARE). */
     cloudflare: Type.Boolean(),
   }),
+  /**
+   * The public DSN the site's error reports name (TELEMETRY_DSN_FRONTEND); they go through /api/monitoring,
+   * which relays only this DSN. Null: the tunnel is off, and the page loads nothing of the SDK.
+   */
+  telemetry: Type.Union([Type.Object({ dsn: Type.String() }), Type.Null()]),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
 
@@ -28,6 +34,11 @@ export function siteSettings(config: Config): SiteSettings {
     addresses: { ipv4Origin: config.IPV4_ONLY_ORIGIN || null, ipv6Origin: config.IPV6_ONLY_ORIGIN || null },
     ruleTest: { origins: config.RULE_TEST_ORIGINS ? config.RULE_TEST_ORIGINS.split(',') : [] },
     speedTest: { cloudflare: config.SPEEDTEST_CLOUDFLARE },
+    // A DSN the tunnel cannot relay to leaves it unmounted (routes/monitoring), so the page is told nothing either.
+    telemetry:
+      config.TELEMETRY_DSN_FRONTEND && ingestUrl(config.TELEMETRY_DSN_FRONTEND)
+        ? { dsn: config.TELEMETRY_DSN_FRONTEND }
+        : null,
   };
 }
 
@@ -42,6 +53,7 @@ export function plainHttpOrigins(settings: SiteSettings): string[] {
     else if (Array.isArray(value)) value.forEach(visit);
     else if (value && typeof value === 'object') Object.values(value).forEach(visit);
   };
-  visit(settings);
+  // The browser never contacts the DSN's host: its reports go through /api/monitoring.
+  visit({ ...settings, telemetry: null });
   return [...origins];
 }

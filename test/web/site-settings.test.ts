@@ -46,6 +46,7 @@ test('the front listener serves the public settings the pages read, from the run
         addresses: { ipv4Origin: null, ipv6Origin: null },
         ruleTest: { origins: [] },
         speedTest: { cloudflare },
+        telemetry: null,
       });
     } finally {
       await front.close();
@@ -85,4 +86,21 @@ test('the site may connect to any HTTPS origin and to the plain-HTTP origins the
   }
   const named = { speedTest: { cloudflare: false }, extra: ['http://v4.example:8080/x', 'https://secure.example'] };
   assert.deepEqual(plainHttpOrigins(named as unknown as SiteSettings), ['http://v4.example:8080']);
+});
+
+test('the site is told the telemetry DSN only when the tunnel relays it, and never connects to its host', async () => {
+  for (const [dsn, expected] of [
+    ['', null],
+    ['not a dsn', null],
+    ['http://publickey@ingest.example:9000/42', { dsn: 'http://publickey@ingest.example:9000/42' }],
+  ] as const) {
+    const front = await frontWith(dsn ? { TELEMETRY_DSN_FRONTEND: dsn } : {});
+    try {
+      assert.deepEqual(JSON.parse((await front.get('/site-settings.json')).text).telemetry, expected);
+      const policy = String((await front.get('/')).headers['content-security-policy']);
+      assert.match(policy, /(^|; )connect-src 'self' https:(;|$)/);
+    } finally {
+      await front.close();
+    }
+  }
 });

@@ -58,8 +58,9 @@ test('after a reload a service worker controls the page, serves the shell, and n
   const answers: { path: string; fromWorker: boolean }[] = [];
   page.on('response', (response) => {
     const url = new URL(response.url());
-    if (url.origin === new URL(page.url()).origin)
+    if (url.origin === new URL(page.url()).origin) {
       answers.push({ path: url.pathname, fromWorker: response.fromServiceWorker() });
+    }
   });
   await page.reload();
   await expect(page.locator('.hero-ip')).toHaveText('8.8.8.8');

@@ -95,6 +95,8 @@ test('with a DSN, the page’s errors reach the error ingest through /api/monito
   for (const { header, event, bytes } of receivedEvents()) {
     expect(header.dsn).toBe(EXAMPLE_TELEMETRY_DSN);
     expect((event.user as { ip_address?: string } | undefined)?.ip_address).toBeUndefined();
+    // Nor may the ingest take the address from the connection.
+    expect((event.sdk as { settings?: { infer_ip?: string } }).settings?.infer_ip).toBe('never');
     expect(bytes).not.toContain(COOKIE);
     expect(bytes).not.toContain('127.0.0.1');
   }

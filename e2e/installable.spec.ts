@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.js';
+import { test, expect, screenshots } from './fixtures.js';
 import { startSite } from './site-server.js';
 
 interface Manifest {
@@ -110,6 +110,7 @@ test('with the service stopped, a page opened before still shows its frame and s
   await expect(
     page.getByText('The service could not be reached. Check your connection and try again.').first(),
   ).toBeVisible();
+  await screenshots(page, 'offline-home');
   await page.getByRole('link', { name: 'WHOIS' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });

@@ -1,9 +1,12 @@
 import { VitePWA } from 'vite-plugin-pwa';
 
-// The service's own answers that are not pages (operations/): a navigation there must reach the service.
-const NOT_PAGES = /^\/(api(\/|$)|healthz$|readyz$|metrics$)/;
-// A path whose last segment has a file extension is a file, as the front listener decides (web/cache-class.ts).
-const FILE = /\/[^/]*\.[A-Za-z][A-Za-z0-9]{0,7}$/;
+// Workbox tests a navigation's path and query string against these. The service's own answers that are not
+// pages (operations/), and a path whose last segment has a file extension (web/cache-class.ts's rule, but
+// as long as `.webmanifest`), must reach the service.
+export const NOT_PAGES = [
+  /^\/(api(\/|\?|$)|(healthz|readyz|metrics)(\?|$))/,
+  /^[^?]*\/[^/?]*\.[A-Za-z][A-Za-z0-9]{0,15}(\?|$)/,
+];
 
 /**
  * Installable: the web app manifest and a service worker (Workbox) that keeps the shell
@@ -45,7 +48,7 @@ export function installable() {
       // The shell alone is fetched at install: the other pages' chunks would double a first visit's bytes.
       globPatterns: ['index.html', 'assets/index-*.{js,css}', 'favicon.svg'],
       navigateFallback: '/index.html',
-      navigateFallbackDenylist: [NOT_PAGES, FILE],
+      navigateFallbackDenylist: NOT_PAGES,
       cleanupOutdatedCaches: true,
       // What registerType 'autoUpdate' means; the plugin sets these only for its own registration code.
       skipWaiting: true,

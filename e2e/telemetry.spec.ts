@@ -47,30 +47,25 @@ function messages(): string[] {
   });
 }
 
-test('with a DSN, the page’s errors reach the error ingest through /api/monitoring, without personal data', async ({
+test('with a DSN, the SDK loads at the first error, and the page’s errors reach the error ingest through /api/monitoring, without personal data', async ({
   page,
   watch,
 }) => {
   watch.allow(/uncaught: telemetry test|console error: .*telemetry test/);
   const tunnel: number[] = [];
+  const seen: string[] = [];
+  page.on('request', (request) => seen.push(new URL(request.url()).pathname));
   page.on('response', (response) => {
     if (new URL(response.url()).pathname === '/api/monitoring') tunnel.push(response.status());
   });
   await page.context().addCookies([{ name: 'session', value: COOKIE, url: withDsn.url }]);
-  // Thrown as the page starts, long before the SDK arrives: held, then handed over.
-  await page.addInitScript(() =>
-    addEventListener('DOMContentLoaded', () =>
-      setTimeout(() => {
-        throw new Error('telemetry test: at start');
-      }),
-    ),
-  );
-  const sdk = page.waitForResponse((response) => SDK_CHUNK.test(new URL(response.url()).pathname));
   await page.goto(`${withDsn.url}/`);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await sdk;
-  await expect.poll(() => messages()).toContain('telemetry test: at start');
+  await page.waitForLoadState('networkidle');
+  // A visit without an error pays nothing.
+  expect(seen.filter((path) => SDK_CHUNK.test(path) || path === '/site-settings.json')).toEqual([]);
 
+  const sdk = page.waitForResponse((response) => SDK_CHUNK.test(new URL(response.url()).pathname));
   await page.evaluate(() => {
     setTimeout(() => {
       throw new Error('telemetry test: uncaught');
@@ -80,6 +75,7 @@ test('with a DSN, the page’s errors reach the error ingest through /api/monito
     const app = (document.querySelector('#app') as unknown as { __vue_app__: import('vue').App }).__vue_app__;
     app.config.errorHandler?.(new Error('telemetry test: in a component'), null, 'mounted hook');
   });
+  await sdk;
   await expect
     .poll(() => messages(), { timeout: 20_000 })
     .toEqual(
@@ -89,6 +85,13 @@ test('with a DSN, the page’s errors reach the error ingest through /api/monito
         'telemetry test: in a component',
       ]),
     );
+  // Once loaded, the SDK reports what comes later itself.
+  await page.evaluate(() =>
+    setTimeout(() => {
+      throw new Error('telemetry test: later');
+    }),
+  );
+  await expect.poll(() => messages(), { timeout: 20_000 }).toContain('telemetry test: later');
 
   expect(tunnel.length).toBeGreaterThan(0);
   expect(tunnel.every((status) => status === 200)).toBe(true);
@@ -97,6 +100,7 @@ test('with a DSN, the page’s errors reach the error ingest through /api/monito
     expect((event.user as { ip_address?: string } | undefined)?.ip_address).toBeUndefined();
     // Nor may the ingest take the address from the connection.
     expect((event.sdk as { settings?: { infer_ip?: string } }).settings?.infer_ip).toBe('never');
+    expect((event.request as { headers?: unknown } | undefined)?.headers).toBeUndefined();
     expect(bytes).not.toContain(COOKIE);
     expect(bytes).not.toContain('127.0.0.1');
   }
@@ -109,14 +113,15 @@ test('without a DSN, nothing of the SDK loads and nothing is sent, whatever the 
   watch.allow(/uncaught: telemetry test/);
   const seen: string[] = [];
   page.on('request', (request) => seen.push(new URL(request.url()).pathname));
-  const settings = page.waitForResponse((response) => response.url().endsWith('/site-settings.json'));
   await page.goto(`${withoutDsn.url}/`);
-  expect(await (await settings).json()).toMatchObject({ telemetry: null });
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const settings = page.waitForResponse((response) => response.url().endsWith('/site-settings.json'));
   await page.evaluate(() => {
     setTimeout(() => {
       throw new Error('telemetry test: uncaught');
     });
   });
+  expect(await (await settings).json()).toMatchObject({ telemetry: null });
   await page.getByRole('link', { name: 'WHOIS' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.waitForLoadState('networkidle');

@@ -2,13 +2,11 @@ import { createApp } from 'vue';
 import App from './App.vue';
 import { router } from './router';
 import { i18n, startLocale } from './i18n';
-import { holdErrors } from './telemetry/hold-errors';
 import { startTelemetry } from './telemetry/start-telemetry';
 import './styles.css';
 
 const app = createApp(App);
-const held = holdErrors(app);
+startTelemetry(app);
 void startLocale().then(() => {
   app.use(router).use(i18n).mount('#app');
-  startTelemetry(app, held);
 });

@@ -14,14 +14,18 @@ export interface HeldErrors {
 }
 
 /**
- * Keeps the page's errors (uncaught, unhandled rejections, Vue's) from the start, until the
- * operator's settings say whether they are reported: the SDK arrives only after the first paint,
- * and an error at start-up is the one most worth seeing.
+ * Keeps the page's errors (uncaught, unhandled rejections, Vue's) from the start, until it is known
+ * whether they are reported; `onFirst` runs at the first one. The SDK comes later, and an error at
+ * start-up is the one most worth seeing.
  */
-export function holdErrors(app: App): HeldErrors {
+export function holdErrors(app: App, onFirst: () => void): HeldErrors {
   const held: unknown[] = [];
+  let seen = false;
   const keep = (error: unknown) => {
     if (held.length < KEPT) held.push(error);
+    if (seen) return;
+    seen = true;
+    onFirst();
   };
   const onError = (event: ErrorEvent) => keep(event.error ?? event.message);
   const onRejection = (event: PromiseRejectionEvent) => keep(event.reason);

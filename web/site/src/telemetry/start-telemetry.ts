@@ -1,6 +1,6 @@
 import type { App } from 'vue';
 import { loadSiteSettings } from '../api/site-settings';
-import type { HeldErrors } from './hold-errors';
+import { holdErrors, type HeldErrors } from './hold-errors';
 
 /** Runs `work` once the browser has painted and has a moment to spare. */
 function afterFirstPaint(work: () => void): void {
@@ -14,16 +14,25 @@ function afterFirstPaint(work: () => void): void {
  * With a DSN in the operator's settings, loads the error-reporting SDK (its own chunk) and hands it
  * what was held; without one, or when the settings cannot be read, loads nothing and keeps nothing.
  */
-export function startTelemetry(app: App, held: HeldErrors): void {
-  afterFirstPaint(() => {
-    void loadSiteSettings()
-      .then(async (settings) => {
-        const dsn = settings.telemetry?.dsn;
-        if (!dsn) return held.release();
-        const { reportErrors } = await import('./report-errors');
-        reportErrors(app, dsn, held.release());
-      })
-      // Offline, or a service without the document: the visit goes on without reporting.
-      .catch(() => held.release());
-  });
+async function report(app: App, held: HeldErrors): Promise<void> {
+  try {
+    const dsn = (await loadSiteSettings()).telemetry?.dsn;
+    if (!dsn) {
+      held.release();
+      return;
+    }
+    const { reportErrors } = await import('./report-errors');
+    reportErrors(app, dsn, held.release());
+  } catch {
+    // Offline, or a service without the document: the visit goes on without reporting.
+    held.release();
+  }
+}
+
+/**
+ * Reports the page's errors when the operator set a DSN. Nothing is asked or loaded until the first
+ * error (and the first paint): a visit without one pays nothing, not even the settings' request.
+ */
+export function startTelemetry(app: App): void {
+  const held = holdErrors(app, () => afterFirstPaint(() => void report(app, held)));
 }

@@ -10,10 +10,12 @@ import { foldingSerializerFactory } from './lib/response-serializer.js';
 import { createListenerServer } from './lib/http-server.js';
 import { GUARD_KEYWORD } from './schemas/guarded.js';
 import globalPlugins from './plugins/index.js';
-import capabilities from './routes/index.js';
+import capabilities, { CAPABILITIES } from './routes/index.js';
 import operations from './operations/index.js';
+import openapi from './openapi/index.js';
 import { Readiness } from './operations/readiness.js';
 import { Metrics, NO_METRICS } from './operations/metrics.js';
+import { LentToFront } from './lib/lent-to-front.js';
 
 const JSON_BODY_LIMIT = 500 * 1024;
 
@@ -63,9 +65,11 @@ export async function buildApi({
     }),
   );
   app.decorate('lifecycle', new Lifecycle(logger));
+  app.decorate('lentToFront', new LentToFront());
   app.addHook('onClose', async () => app.lifecycle.stop());
   app.addHook('onClose', async () => app.upstream.close());
 
+  await app.register(openapi, { examples: CAPABILITIES.flatMap((capability) => capability.examples) });
   await app.register(operations, { listener: 'api', readiness, metrics: app.metrics });
   await app.register(async (api) => {
     await api.register(globalPlugins);

@@ -9,6 +9,13 @@ const Flag = Type.Boolean({ default: false });
 const Text = Type.String({ default: '' });
 const HostPort = Type.String({ default: '', pattern: '^$|^[^:\\s]+:\\d{1,5}$' });
 const withoutTrailingSlash = Type.Decode(Type.String({ default: '' }), (v) => v.replace(/\/+$/, ''));
+// `stun:host[:port]`, a bracketed IPv6 literal as host; at most 8, the report's bound on the WebRTC section.
+const STUN_URL = 'stun:(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+)(:\\d{1,5})?';
+const StunServers = Type.String({
+  default:
+    'stun:stun.l.google.com:19302,stun:stun.voip.blackberry.com:3478,stun:global.stun.twilio.com:3478,stun:stun.cloudflare.com:3478',
+  pattern: `^\\s*${STUN_URL}(\\s*,\\s*${STUN_URL}){0,7}\\s*$`,
+});
 
 export const ConfigSchema = Type.Object({
   BACKEND_PORT: Port(11966),
@@ -56,7 +63,13 @@ export const ConfigSchema = Type.Object({
   IPV4_ONLY_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
   IPV6_ONLY_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
   RULE_TEST_ORIGINS: Type.String({ default: '', pattern: '^$|^https?://[^/,\\s]+(,https?://[^/,\\s]+){0,15}$' }),
+  GLOBALPING_API_BASE: Type.Decode(
+    Type.String({ default: 'https://api.globalping.io', pattern: '^https?://[^/?#\\s]+(/[^?#\\s]*)?$' }),
+    (v) => v.replace(/\/+$/, ''),
+  ),
+  WEBRTC_STUN_SERVERS: StunServers,
 
+  GEODB_PROVIDER: Type.Enum(['maxmind', 'dbip'], { default: 'maxmind' }),
   GEODB_ACCOUNT_ID: Text,
   GEODB_LICENSE_KEY: Text,
   GEODB_AUTO_UPDATE: Flag,

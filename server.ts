@@ -49,10 +49,12 @@ for (const name of ['UPSTREAM_OVERRIDE_ORIGIN', 'DNS_OVERRIDE_SERVER', 'WHOIS_OV
 
 // Which listener is which. The first address printed is the one to open: the
 // front listener's, named localhost on loopback, since the Referer gate lets
-// pages from localhost call the API and refuses pages from 127.0.0.1. The API
-// listener answers scripts and the front listener, not a browser, so its
-// address is written host:port, not as a link to click.
-const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|\[::1\]):(\d+)$/;
+// pages from localhost call the API and refuses pages from 127.0.0.1. So is a
+// listener on every address (HOST=::, which Fastify prints as http://[::]:port,
+// an address no browser opens; HOST=0.0.0.0 it prints per interface, loopback
+// first). The API listener answers scripts and the front listener, not a
+// browser, so its address is written host:port, not as a link to click.
+const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|\[::1?\]|0\.0\.0\.0):(\d+)$/;
 const LISTENING_TEXT: Record<Listener, (address: string) => string> = {
   api: (address) =>
     `API listener on ${address.replace(/^http:\/\//, '')} (the JSON API under /api; health at /healthz and /readyz)`,

@@ -190,8 +190,12 @@ async function main(): Promise<void> {
       FRONTEND_DIR: await writeSiteFixture(join(root, 'frontend')),
     };
 
-    // The baseline answers the body the real /api/configs gives with the same settings.
-    const probe = await startServer({ ...common, DATA_DIR: join(root, 'probe') }, join(root, 'probe.log'), PINNED);
+    // The baseline answers the body the real /api/configs gives with the same settings,
+    // and each sameBytes case's own answer, on the data that case prepares.
+    const probeDir = join(root, 'probe');
+    await mkdir(probeDir, { recursive: true });
+    for (const prepare of new Set(selected.filter((c) => c.sameBytes).map((c) => c.prepare))) await prepare?.(probeDir);
+    const probe = await startServer({ ...common, DATA_DIR: probeDir }, join(root, 'probe.log'), PINNED);
     children.push(probe.child);
     const res = await request(`${probe.origins.api}/api/configs`, { headers: { referer: REFERER } });
     const body = await res.body.text();

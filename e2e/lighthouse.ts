@@ -5,22 +5,49 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { CHROMIUM, CHROMIUM_ARGS } from './playwright.config.js';
 import { startSite } from './site-server.js';
+import { hostResolverRules, startThirdParty } from './third-party.js';
 
 // npm run lighthouse: Lighthouse's default run (mobile emulation, simulated
 // slow 4G and a 4× slower CPU) on the demo, for the pages the budget names.
 // The load average is printed with the figures: on a shared machine the performance score follows it.
-// Each category must score at least 95 (the median run of LIGHTHOUSE_RUNS, default 3),
-// and / must transfer at most 150 KiB.
-const PAGES = ['/', '/asn/13335', '/connectivity', '/dnsleak'];
+// The pages the budgets name must score at least 95 in each category (the
+// median run of LIGHTHOUSE_RUNS, default 3), and / must transfer at most
+// 150 KiB. Every other tool page must reach 90 in performance; its other
+// scores are printed. A tool that runs on load calls third parties: here they
+// answer from a loopback fake (any name) so no run waits on this machine's
+// closed network; an IP-literal URL (a detector's) cannot be mapped and fails,
+// which Lighthouse's best-practices score counts.
+const BUDGETED = ['/', '/asn/13335', '/speed', '/latency'];
+const TOOL_PAGES = ['/addresses', '/connectivity', '/webrtc', '/dnsleak', '/traceroute', '/rules'];
+const PAGES = [...BUDGETED, ...TOOL_PAGES];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const MIN_SCORE = 95;
+const MIN_TOOL_PERFORMANCE = 90;
 // Lighthouse's own advice: its performance score moves from run to run, so judge the median of several.
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const HOME_MAX_BYTES = 150 * 1024;
 const OUT = fileURLToPath(new URL('../test-results/lighthouse/', import.meta.url));
 
 const site = await startSite();
-const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_ARGS });
+const thirdParty = await startThirdParty('127.89.0.1');
+thirdParty.on(/./, (request, response) => {
+  const headers = { 'access-control-allow-origin': '*', 'timing-allow-origin': '*' };
+  if (request.method === 'OPTIONS') {
+    response.writeHead(204, { ...headers, 'access-control-allow-headers': '*', 'access-control-allow-methods': '*' });
+    return response.end();
+  }
+  const trace = request.url?.includes('trace');
+  response.writeHead(200, { ...headers, 'content-type': trace ? 'text/plain' : 'application/json' });
+  response.end(trace ? 'ip=8.8.8.8\nloc=US\n' : '{"ip":"8.8.8.8"}');
+});
+const chrome = await chromeLauncher.launch({
+  chromePath: CHROMIUM,
+  chromeFlags: [
+    ...CHROMIUM_ARGS,
+    '--ignore-certificate-errors',
+    `--host-resolver-rules=${hostResolverRules(thirdParty.address)}`,
+  ],
+});
 let failed = false;
 try {
   mkdirSync(OUT, { recursive: true });
@@ -52,7 +79,8 @@ try {
         `transfer ${(bytes / 1024).toFixed(1)} KiB  FCP ${fcp}  LCP ${lcp}  CLS ${cls}  TBT ${tbt}  (performance of each run ${allPerformance}; machine benchmark ${Math.round(lhr.environment.benchmarkIndex)}, load average ${loadavg()[0]!.toFixed(1)})\n`,
     );
     for (const [i, category] of CATEGORIES.entries()) {
-      if ((scores[i] ?? 0) >= MIN_SCORE) continue;
+      const min = BUDGETED.includes(path) ? MIN_SCORE : category === 'performance' ? MIN_TOOL_PERFORMANCE : 0;
+      if ((scores[i] ?? 0) >= min) continue;
       failed = true;
       const refs = lhr.categories[category]?.auditRefs ?? [];
       for (const ref of refs) {
@@ -72,6 +100,7 @@ try {
 } finally {
   chrome.kill();
   await site.stop();
+  await thirdParty.close();
 }
 process.stdout.write(failed ? 'Lighthouse budget missed\n' : 'Lighthouse budget met\n');
 process.exitCode = failed ? 1 : 0;

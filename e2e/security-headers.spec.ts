@@ -78,6 +78,7 @@ const PAGES = [
   '/censorship?domain=example.com',
   '/status?id=github',
   '/outages',
+  '/reference',
   '/no/such/page',
 ];
 

@@ -50,14 +50,15 @@ const QUIET = { LOG_LEVEL: 'warn', LOAD_SHEDDING: 'false' };
 /**
  * `npm run demo` on free ports: the real service on every loopback fake,
  * opened through the proxy that presents the browser as 8.8.8.8. Resolves once
- * the site and the API answer.
+ * the site and the API answer. `env` adds settings (a spec that needs another
+ * configuration starts its own).
  */
-export async function startSite(): Promise<RunningSite> {
+export async function startSite(env: Record<string, string> = {}): Promise<RunningSite> {
   const [api = 0, front = 0] = await freePorts(2);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...QUIET, BACKEND_PORT: String(api), FRONTEND_PORT: String(front) },
+    env: { ...process.env, ...QUIET, BACKEND_PORT: String(api), FRONTEND_PORT: String(front), ...env },
   });
   const url = `http://localhost:${front}`;
   await answering(child, url);

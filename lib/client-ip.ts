@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
@@ -63,15 +64,20 @@ const PREFIX_WORDS = IPV6_CLIENT_PREFIX / 16;
  */
 export function clientIp(req: FastifyRequest): string {
   if (req[CLIENT_IP]) return req[CLIENT_IP];
-  const headers = req.headers;
-  const ip =
+  const ip = callerAddress(req.headers, req.socket.remoteAddress);
+  req[CLIENT_IP] = ip;
+  return ip;
+}
+
+/** clientIp's answer for a request not (yet) handed to Fastify: its headers and its socket's peer. */
+export function callerAddress(headers: IncomingHttpHeaders, remoteAddress: string | undefined): string {
+  return (
     address(first(headers['cf-connecting-ip'])) ??
     address(firstForwarded(headers['x-forwarded-for'])) ??
     address(first(headers['cf-connecting-ipv6'])) ??
-    address(req.socket.remoteAddress) ??
-    '';
-  req[CLIENT_IP] = ip;
-  return ip;
+    address(remoteAddress) ??
+    ''
+  );
 }
 
 /** The address Cloudflare names the visitor by (`CF-Connecting-IP`), when it is present and an address. */

@@ -3,6 +3,7 @@ import type { Lifecycle } from './lifecycle.js';
 import type { Upstream } from './upstream.js';
 import type { Readiness } from '../operations/readiness.js';
 import type { AppMetrics } from '../operations/metrics.js';
+import type { LentToFront } from './lent-to-front.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,6 +14,8 @@ declare module 'fastify' {
     readiness: Readiness;
     /** Counters the service increments; a no-op unless METRICS=true. */
     metrics: AppMetrics;
+    /** The limiter and local databases the front listener's command-line face shares with /api. */
+    lentToFront: LentToFront;
   }
   interface FastifyContextConfig {
     /** Seconds a success may be cached publicly; unset means the no-store default stays. */

@@ -23,8 +23,9 @@ export interface MemoryCacheOptions<K extends {}, V extends {}> {
  * answer's HTTP caching is something else (a route's `cacheTtl`).
  *
  * One measured speed device on a hot path keeps its own form and stays where
- * it is (see docs/performance.md): the WeakMaps of routes/geo/sources.ts,
- * which normalise each record the geo databases' reader cache hands out once,
+ * it is (see docs/performance.md): the WeakMaps of routes/geo/sources.ts (and
+ * their like in web/command-line/local-record.ts), which normalise each
+ * record the geo databases' reader cache hands out once,
  * keyed by that record itself and weakly held, so an entry goes when the
  * reader cache drops its record.
  */

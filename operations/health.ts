@@ -20,24 +20,37 @@ const health: FastifyPluginAsyncTypebox<{ listener: Listener; readiness: Readine
   app,
   { listener, readiness },
 ) => {
-  app.get('/healthz', { schema: { response: { 200: Alive } } }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return { status: 'ok' as const };
-  });
+  app.get(
+    '/healthz',
+    { schema: { summary: 'Liveness: the process answers', response: { 200: Alive } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { status: 'ok' as const };
+    },
+  );
 
   if (listener === 'front') {
-    app.get('/readyz', { schema: { response: { 200: Verdict, 503: Verdict } } }, async (_request, reply) => {
-      const { ready } = readiness;
-      return reply
-        .code(ready ? 200 : 503)
-        .header('cache-control', 'no-store')
-        .send({ status: ready ? ('ready' as const) : ('not ready' as const) });
-    });
+    app.get(
+      '/readyz',
+      { schema: { summary: 'Readiness: both listeners listen', response: { 200: Verdict, 503: Verdict } } },
+      async (_request, reply) => {
+        const { ready } = readiness;
+        return reply
+          .code(ready ? 200 : 503)
+          .header('cache-control', 'no-store')
+          .send({ status: ready ? ('ready' as const) : ('not ready' as const) });
+      },
+    );
     return;
   }
   app.get(
     '/readyz',
-    { schema: { response: { 200: ReadinessReport, 503: ReadinessReport } } },
+    {
+      schema: {
+        summary: "Readiness, with each dataset's state and age",
+        response: { 200: ReadinessReport, 503: ReadinessReport },
+      },
+    },
     async (_request, reply) => {
       const report = readiness.report();
       return reply

@@ -23,16 +23,19 @@ export default fp<OperationsOptions>(
     await app.register(health, { listener, readiness });
     if (metrics instanceof Metrics) countRequests(app, listener, metrics);
     if (listener === 'api' && metrics instanceof Metrics) {
-      app.get('/metrics', async (_request, reply) =>
-        reply
-          .type(metrics.contentType)
-          .header('cache-control', 'no-store')
-          .send(await metrics.text()),
+      app.get(
+        '/metrics',
+        { schema: { summary: 'Prometheus metrics (METRICS=true)', produces: ['text/plain'] } },
+        async (_request, reply) =>
+          reply
+            .type(metrics.contentType)
+            .header('cache-control', 'no-store')
+            .send(await metrics.text()),
       );
     }
     if (listener === 'front') {
       // Never the metrics, and not the single-page app's page either, which a navigation path would get.
-      app.get('/metrics', (_request, reply) =>
+      app.get('/metrics', { schema: { hide: true } }, (_request, reply) =>
         reply.code(404).header('cache-control', 'no-store').type('text/plain').send('Not Found'),
       );
     }

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from '../schemas/nullable.js';
-import { ageSeconds, DatasetState, type DatasetStatus } from './dataset-status.js';
+import { ageSeconds, DatasetState, LoadedDatabase, type DatasetStatus } from './dataset-status.js';
 
 export type Listener = 'api' | 'front';
 
@@ -8,6 +8,7 @@ const DatasetReport = Type.Object({
   state: DatasetState,
   updatedAt: Nullable(Type.String()),
   ageSeconds: Nullable(Type.Integer({ minimum: 0 })),
+  database: Type.Optional(LoadedDatabase),
 });
 
 // Each dataset /readyz and the metrics report, in the order they are shown; present once registered.
@@ -64,6 +65,11 @@ export class Readiness {
     return this.up.api && this.up.front;
   }
 
+  /** One dataset's status; undefined when no capability registered it. */
+  dataset(name: DatasetName): DatasetStatus | undefined {
+    return this.sources.get(name)?.();
+  }
+
   /** Each registered dataset's status, in DATASETS order. */
   datasets(): Array<[DatasetName, DatasetStatus]> {
     const out: Array<[DatasetName, DatasetStatus]> = [];
@@ -81,6 +87,7 @@ export class Readiness {
         state: status.state,
         updatedAt: status.updatedAt?.toISOString() ?? null,
         ageSeconds: ageSeconds(status, now),
+        ...(status.database && { database: status.database }),
       };
     }
     const report: ReadinessReport = { ready: this.ready, listeners: { ...this.up }, datasets };

@@ -100,6 +100,7 @@ export default fp(
 
     // The plugin's handlers are async functions despite their hook type.
     const limit = global as unknown as (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    app.lentToFront.globalLimit = limit;
     // Callback style: an async wrapper would add a promise and a microtask to every request.
     app.addHook('onRequest', (request, reply, done) => {
       if (isMonitoringPath(request)) return done();

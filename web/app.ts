@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { fromAppRoot } from '../lib/app-root.js';
 import { fastifyLoggingTo } from '../lib/logger.js';
@@ -12,6 +12,8 @@ import { sendSiteFile } from './send-site-file.js';
 import { lookup, type MemoryCaps } from './site-files.js';
 import { plainHttpOrigins, SITE_SETTINGS_PATH, SiteSettings, siteSettings } from './site-settings.js';
 import operations from '../operations/index.js';
+import openapi from '../openapi/index.js';
+import commandLine, { answerInListener, faceRequest } from './command-line/index.js';
 
 /** Where `npm run build` writes the site (Vite's output, then its .br and .gz variants). */
 export const BUILT_SITE_DIR = 'dist/site';
@@ -37,7 +39,8 @@ export function siteRoot(frontendDir: string): string {
 }
 
 /**
- * The front listener: the built site from memory with per-class caching, and
+ * The front listener: the built site from memory with per-class caching, the
+ * command-line face for curl and scripts (web/command-line/), and
  * every /api request handed to the API application, which answers it exactly
  * as on its own listener (method, path, query, headers, body, status and
  * streamed bodies are the request's own). The hand-over happens in this
@@ -45,8 +48,7 @@ export function siteRoot(frontendDir: string): string {
  * times the CPU of the API request itself (docs/decisions/0001).
  */
 export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOptions): Promise<FastifyInstance> {
-  const settings = siteSettings(api.config);
-  const headers = securityHeaders(plainHttpOrigins(settings));
+  const headers = securityHeaders(plainHttpOrigins(siteSettings(api.config, api.readiness)));
   const site = await LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps, headers });
   const app = fastifyLoggingTo(logger, {
     serverFactory: (handler) =>
@@ -70,7 +72,18 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
           // through the route below, which answers files the same way.
           if (req.method === 'GET' || req.method === 'HEAD') {
             const file = lookup(site.current, url);
-            if (file?.inMemory) return sendSiteFile(req, res, file);
+            // Of the site's files only `/` is also a path of the command-line face:
+            // every other file is answered without asking who the client is.
+            if (file?.inMemory && !isRoot(url)) return sendSiteFile(req, res, file);
+            const face = faceRequest(url, req.headers);
+            if (!face) {
+              if (file?.inMemory) return sendSiteFile(req, res, file);
+            } else if (!api.lentToFront.globalLimit) {
+              // Speed device (docs/command-line.md, "Speed"; docs/performance.md's
+              // register): with no limiter to count the request, the face's answer
+              // is written here, the same as its route writes it.
+              return answerInListener(req, res, face, api.lentToFront, logger);
+            }
           }
           // Set before Fastify sees the request, so its own answers (a 404, a
           // malformed URL's 400) carry them too; a file's precomputed headers
@@ -83,42 +96,52 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   });
   app.addHook('onClose', async () => site.close());
 
+  // First, so the document sees every route registered after it, wherever.
+  await app.register(openapi, { handsOver: api });
   await app.register(operations, { listener: 'front', readiness: api.readiness, metrics: api.metrics });
-  // The same for every visitor until a restart; `no-cache` so a restart's change reaches open pages' next load.
-  const settingsJson = JSON.stringify(settings);
+  // Read on each request, as the loaded geo database can change while running;
+  // `no-cache` so a change reaches open pages' next load.
   app.route({
     method: ['GET', 'HEAD'],
     url: SITE_SETTINGS_PATH,
     schema: { response: { 200: SiteSettings } },
     handler: (_request, reply) =>
-      reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(settingsJson),
+      reply
+        .header('cache-control', 'no-cache')
+        .type('application/json; charset=utf-8')
+        .send(siteSettings(api.config, api.readiness)),
   });
-  app.route({
-    method: ['GET', 'HEAD'],
-    url: '/*',
-    handler: (request, reply) => {
-      const current = site.current;
-      const file = lookup(current, request.url) ?? (isNavigation(request.url) ? current.fallback : undefined);
-      if (file) {
-        reply.hijack();
-        return sendSiteFile(request.raw, reply.raw, file, (err) =>
-          request.log.error({ err, url: request.url }, 'a site file could not be read'),
-        );
-      }
-      if (isNavigation(request.url)) {
-        return reply
-          .code(503)
-          .headers(headers.html)
-          .header('cache-control', NO_STORE)
-          .type('text/html; charset=utf-8')
-          .send(NOT_BUILT_PAGE);
-      }
-      return notFound(reply);
-    },
-  });
+  const answerSite = (request: FastifyRequest, reply: FastifyReply) => {
+    const current = site.current;
+    const file = lookup(current, request.url) ?? (isNavigation(request.url) ? current.fallback : undefined);
+    if (file) {
+      reply.hijack();
+      return sendSiteFile(request.raw, reply.raw, file, (err) =>
+        request.log.error({ err, url: request.url }, 'a site file could not be read'),
+      );
+    }
+    if (isNavigation(request.url)) {
+      return reply
+        .code(503)
+        .headers(headers.html)
+        .header('cache-control', NO_STORE)
+        .type('text/html; charset=utf-8')
+        .send(NOT_BUILT_PAGE);
+    }
+    return notFound(reply);
+  };
+  await app.register(commandLine, { lent: api.lentToFront, site: answerSite });
+  // The site's files and pages, not an interface: out of the OpenAPI document.
+  app.route({ method: ['GET', 'HEAD'], url: '/*', schema: { hide: true }, handler: answerSite });
   app.setNotFoundHandler((_request, reply) => notFound(reply));
   return app;
 }
+
+/** Whether a request target is the site's root, `/`, with or without a query. */
+function isRoot(url: string): boolean {
+  return url.length === 1 || url.charCodeAt(1) === QUESTION_MARK;
+}
+const QUESTION_MARK = 0x3f;
 
 function notFound(reply: FastifyReply) {
   return reply.code(404).header('cache-control', NO_STORE).type('text/plain').send('Not Found');

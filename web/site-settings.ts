@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { Config } from '../fastify.config.js';
+import type { Readiness } from '../operations/readiness.js';
 import { ingestUrl } from '../routes/monitoring/envelope.js';
 
 /**
@@ -24,12 +25,25 @@ export const SiteSettings = Type.Object({
    * which relays only this DSN. Null: the tunnel is off, and the page loads nothing of the SDK.
    */
   telemetry: Type.Union([Type.Object({ dsn: Type.String() }), Type.Null()]),
+  /**
+   * Whose local geolocation database is loaded, so the site shows the credit
+   * its licence asks for: null while none is (or it is neither's).
+   */
+  geoDatabase: Type.Union([Type.Literal('maxmind'), Type.Literal('dbip'), Type.Null()]),
+  globalping: Type.Object({
+    /** Globalping's API, called from the browser without a token (GLOBALPING_API_BASE). */
+    apiBase: Type.String(),
+  }),
+  webrtc: Type.Object({
+    /** The STUN servers the WebRTC leak test asks, `stun:host[:port]` each (WEBRTC_STUN_SERVERS). */
+    stunServers: Type.Array(Type.String(), { minItems: 1, maxItems: 8 }),
+  }),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
 
 export const SITE_SETTINGS_PATH = '/site-settings.json';
 
-export function siteSettings(config: Config): SiteSettings {
+export function siteSettings(config: Config, readiness: Readiness): SiteSettings {
   return {
     addresses: { ipv4Origin: config.IPV4_ONLY_ORIGIN || null, ipv6Origin: config.IPV6_ONLY_ORIGIN || null },
     ruleTest: { origins: config.RULE_TEST_ORIGINS ? config.RULE_TEST_ORIGINS.split(',') : [] },
@@ -39,7 +53,16 @@ export function siteSettings(config: Config): SiteSettings {
       config.TELEMETRY_DSN_FRONTEND && ingestUrl(config.TELEMETRY_DSN_FRONTEND)
         ? { dsn: config.TELEMETRY_DSN_FRONTEND }
         : null,
+    geoDatabase: loadedGeoDatabase(readiness),
+    globalping: { apiBase: config.GLOBALPING_API_BASE },
+    webrtc: { stunServers: config.WEBRTC_STUN_SERVERS.split(',').map((url) => url.trim()) },
   };
+}
+
+/** The city database's publisher as the file names it (an update or a hand replacement can change it while running). */
+function loadedGeoDatabase(readiness: Readiness): SiteSettings['geoDatabase'] {
+  const provider = readiness.dataset('geoCity')?.database?.provider;
+  return provider === 'maxmind' || provider === 'dbip' ? provider : null;
 }
 
 /**

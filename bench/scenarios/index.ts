@@ -6,6 +6,7 @@ import { platformCases } from './platform.js';
 import { asnCases } from './asn.js';
 import { networkToolsCases } from './network-tools.js';
 import { slowUpstreamCases } from './slow-upstream.js';
+import { commandLineCases } from './command-line.js';
 
 /** Every capability's benchmark cases; each capability adds its own module's list here. */
 export const allCases: BenchCase[] = [
@@ -16,4 +17,5 @@ export const allCases: BenchCase[] = [
   ...asnCases,
   ...networkToolsCases,
   ...slowUpstreamCases,
+  ...commandLineCases,
 ];

@@ -1,26 +1,20 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream, watch, type FSWatcher } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Reader, type AsnResponse, type CityResponse } from 'maxmind';
-import * as tar from 'tar';
-import { redactUrl } from '../../lib/logger.js';
 import { failureReason } from '../failure-reason.js';
-import { announcedBytes, downloadProgress } from '../../lib/download-progress.js';
-import type { DatasetStatus } from '../../operations/dataset-status.js';
-import { UpstreamError, type Upstream, type UpstreamResponse } from '../../lib/upstream.js';
-import { byteCap } from '../../lib/byte-cap.js';
-import { isPublicIp } from '../../lib/network/public-address.js';
+import type { DatasetStatus, LoadedDatabase } from '../../operations/dataset-status.js';
+import { UpstreamError, type Upstream } from '../../lib/upstream.js';
 import { AUTO_UPDATE, PeriodicCheck } from '../../lib/periodic-check.js';
 import { memoryCache } from '../../lib/memory-cache.js';
+import { EDITION_KEYS, type DatabaseSource, type Edition, type GeoProvider } from './database-source.js';
+import { MaxmindSource } from './maxmind-source.js';
+import { DbipSource } from './dbip-source.js';
 
-/** The two databases, by MaxMind edition id (also their file names under the geo folder). */
-export const EDITIONS = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' } as const;
-export type Edition = keyof typeof EDITIONS;
-const EDITION_KEYS = Object.keys(EDITIONS) as Edition[];
+export type { Edition, GeoProvider } from './database-source.js';
+export { EDITIONS } from './maxmind-source.js';
 
 // A database whose type does not say what it is would silently answer nulls;
 // GeoLite2, GeoIP2 and DB-IP's compatible "lite" files all name it.
@@ -28,13 +22,9 @@ const TYPE_PATTERN: Record<Edition, RegExp> = { city: /city/i, asn: /asn/i };
 
 const BOOT_DOWNLOAD_CAP_MS = 5 * 60 * 1000;
 const WATCH_DEBOUNCE_MS = 300;
-const MAX_REDIRECTS = 5;
-const DOWNLOAD_HOST = 'download.maxmind.com';
-// GeoLite2-City is about 35 MB packed and 60 MB unpacked; the commercial and
-// DB-IP city files are about twice that. Far past those, a download is refused.
-const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
-const MAX_DATABASE_BYTES = 512 * 1024 * 1024;
-const MAX_CHECKSUM_BYTES = 4096;
+// GeoLite2-City is about 35 MB packed, DB-IP's city file about 70 MB gzip'd
+// and the commercial files more. Far past those, a download is refused.
+const MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024;
 const WORK_PREFIX = '.download-';
 // Decoded records each reader keeps, so hot networks are decoded once.
 const DECODED_RECORDS_MAX = 20_000;
@@ -45,17 +35,21 @@ export interface GeoDatabasesOptions {
   /** The folder holding the .mmdb files (DATA_DIR/geo). */
   dir: string;
   upstream: Upstream;
+  /** GEODB_PROVIDER: whose databases are downloaded; MaxMind's unless set. */
+  provider?: GeoProvider;
   accountId: string;
   licenseKey: string;
   logger: FastifyBaseLogger;
   /** The cap on the boot download and on each scheduled download; 5 minutes unless a test shortens it. */
   downloadCapMs?: number;
-  /** The most bytes an archive may have; 256 MiB unless a test lowers it. */
+  /** The most bytes a download may have; 256 MiB unless a test lowers it. */
   maxArchiveBytes?: number;
   /** Shutdown: a download in progress is abandoned and its temporary folder removed. */
   signal?: AbortSignal;
   /** How often a download logs its progress; 5 s unless a test shortens it. */
   progressEveryMs?: number;
+  /** The clock that says which month's DB-IP release is current; a test pins it. */
+  now?: () => Date;
 }
 
 /**
@@ -68,11 +62,21 @@ export function openDatabase<E extends Edition>(buffer: Buffer, edition: E): Non
     cache: memoryCache<string | number, object>({ max: DECODED_RECORDS_MAX }),
   });
   if (!TYPE_PATTERN[edition].test(reader.metadata.databaseType)) {
-    throw new Error(`${EDITIONS[edition]}: unexpected database type ${JSON.stringify(reader.metadata.databaseType)}`);
+    throw new Error(`${edition} database: unexpected database type ${JSON.stringify(reader.metadata.databaseType)}`);
   }
   reader.get('1.1.1.1');
   reader.get('2001:4860::1');
   return reader as NonNullable<Readers[E]>;
+}
+
+/**
+ * Who made a loaded database, from the type its metadata names
+ * ("GeoLite2-City", "GeoIP2-City", "DBIP-City-Lite", …): what /readyz reports
+ * and whose attribution the site shows, whatever the settings asked for.
+ */
+export function describeDatabase(databaseType: string): LoadedDatabase {
+  const provider = /^dbip/i.test(databaseType) ? 'dbip' : /^geo(lite|ip)2/i.test(databaseType) ? 'maxmind' : 'other';
+  return { provider, edition: databaseType };
 }
 
 /** The local city and ASN databases: loading, downloading, scheduled updates and hand replacement. */
@@ -87,9 +91,21 @@ export class GeoDatabases {
   private readonly updates: PeriodicCheck;
   private running: Promise<void> = Promise.resolve();
   private readonly log: FastifyBaseLogger;
+  private readonly source: DatabaseSource;
 
   constructor(private readonly options: GeoDatabasesOptions) {
     this.log = options.logger.child({ dataset: 'geo' });
+    const context = {
+      upstream: options.upstream,
+      log: this.log,
+      maxDownloadBytes: options.maxArchiveBytes ?? MAX_DOWNLOAD_BYTES,
+      signal: options.signal,
+      progressEveryMs: options.progressEveryMs,
+    };
+    this.source =
+      options.provider === 'dbip'
+        ? new DbipSource(context, options.now)
+        : new MaxmindSource(context, options.accountId, options.licenseKey);
     this.updates = new PeriodicCheck({
       id: 'geo-databases-update',
       run: () => this.checkForUpdates(),
@@ -110,23 +126,27 @@ export class GeoDatabases {
     return this.options.downloadCapMs ?? BOOT_DOWNLOAD_CAP_MS;
   }
 
-  get hasCredentials(): boolean {
-    return Boolean(this.options.accountId && this.options.licenseKey);
+  private name(edition: Edition): string {
+    return this.source.name(edition);
   }
 
   path(edition: Edition): string {
-    return join(this.options.dir, `${EDITIONS[edition]}.mmdb`);
+    return join(this.options.dir, `${this.name(edition)}.mmdb`);
   }
 
-  /** For /readyz and the metrics: whether the edition is loaded, and its build date. */
+  /** For /readyz and the metrics: whether the edition is loaded, its build date and whose database it is. */
   status(edition: Edition): DatasetStatus {
     const reader = this.readers[edition];
     if (!reader) return { state: 'missing', updatedAt: null };
-    return { state: this.lastAttemptFailed.has(edition) ? 'stale' : 'loaded', updatedAt: reader.metadata.buildEpoch };
+    return {
+      state: this.lastAttemptFailed.has(edition) ? 'stale' : 'loaded',
+      updatedAt: reader.metadata.buildEpoch,
+      database: describeDatabase(reader.metadata.databaseType),
+    };
   }
 
   /**
-   * The boot step: downloads each missing database (credentials permitting,
+   * The boot step: downloads each missing database (when the source can,
    * within the 5-minute cap), then loads both. What stays missing is said in
    * one line, with what runs degraded and what would fix it.
    */
@@ -137,36 +157,33 @@ export class GeoDatabases {
     for (const edition of EDITION_KEYS) if (!(await exists(this.path(edition)))) missing.push(edition);
     const reasons = new Set<string>();
     let refused = false;
-    if (missing.length > 0 && this.hasCredentials) {
+    const { missingAccess, refusedHint } = this.source;
+    if (missing.length > 0 && missingAccess === null) {
       const deadline = Date.now() + this.capMs;
       for (const edition of missing) {
         try {
           await this.download(edition, deadline);
         } catch (err) {
           this.lastAttemptFailed.add(edition);
-          const reason = failureReason(this.log, err, 'geo database boot download', { edition: EDITIONS[edition] });
+          const reason = failureReason(this.log, err, 'geo database boot download', { edition: this.name(edition) });
           if (reason) reasons.add(reason);
           if (err instanceof UpstreamError && (err.status === 401 || err.status === 403)) refused = true;
         }
       }
     }
     await this.loadAll();
-    const absent = EDITION_KEYS.filter((edition) => !this.readers[edition]).map((edition) => EDITIONS[edition]);
+    const absent = EDITION_KEYS.filter((edition) => !this.readers[edition]).map((edition) => this.name(edition));
     if (absent.length === 0) return;
     const degraded = `geo databases missing (${absent.join(', ')}): /api/geo-local answers 503`;
-    if (!this.hasCredentials) {
+    const reason = [...reasons].join('; ');
+    if (missingAccess !== null) {
       this.log.warn(
         { missing: absent, dir: this.options.dir },
-        `${degraded}; set GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY to download them at start, or put the .mmdb files in ${this.options.dir}`,
+        `${degraded}; ${missingAccess}, or put the .mmdb files in ${this.options.dir}`,
       );
-    } else if (refused) {
-      const reason = [...reasons].join('; ');
-      this.log.warn(
-        { missing: absent, reason },
-        `${degraded}; the download was refused (${reason}): check GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY`,
-      );
+    } else if (refused && refusedHint !== null) {
+      this.log.warn({ missing: absent, reason }, `${degraded}; the download was refused (${reason}): ${refusedHint}`);
     } else if (reasons.size > 0) {
-      const reason = [...reasons].join('; ');
       this.log.warn(
         { missing: absent, reason },
         `${degraded}; the download failed (${reason}), tried again at the next start and, with GEODB_AUTO_UPDATE=true, daily`,
@@ -193,15 +210,15 @@ export class GeoDatabases {
       const buffer = await readFile(path);
       this.install(edition, openDatabase(buffer, edition), identity(before));
       this.log.info(
-        { edition: EDITIONS[edition], build: this.readers[edition]!.metadata.buildEpoch },
+        { edition: this.name(edition), build: this.readers[edition]!.metadata.buildEpoch },
         'geo database loaded',
       );
       return true;
     } catch (err) {
       // A missing file is reported by bootstrap (once, with the fix) or is an operator's rename in progress.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-        this.log.debug({ edition: EDITIONS[edition] }, 'geo database file missing');
-      } else this.log.error({ edition: EDITIONS[edition], err }, 'geo database could not be loaded');
+        this.log.debug({ edition: this.name(edition) }, 'geo database file missing');
+      } else this.log.error({ edition: this.name(edition), err }, 'geo database could not be loaded');
       return false;
     }
   }
@@ -220,10 +237,10 @@ export class GeoDatabases {
           if (await this.upstreamIsNewer(edition)) await this.download(edition, Date.now() + this.capMs);
         } catch (err) {
           this.lastAttemptFailed.add(edition);
-          const reason = failureReason(this.log, err, 'geo database update', { edition: EDITIONS[edition] });
+          const reason = failureReason(this.log, err, 'geo database update', { edition: this.name(edition) });
           if (reason) {
             this.log.warn(
-              { edition: EDITIONS[edition], reason },
+              { edition: this.name(edition), reason },
               `geo database update failed (${reason}); the current database stays`,
             );
           }
@@ -238,120 +255,27 @@ export class GeoDatabases {
     return this.running;
   }
 
-  private url(edition: Edition, suffix: 'tar.gz' | 'tar.gz.sha256'): string {
-    return `https://${DOWNLOAD_HOST}/geoip/databases/${EDITIONS[edition]}/download?suffix=${suffix}`;
-  }
-
-  /**
-   * One request to the download service. It answers with a redirect to signed
-   * storage, so redirects are followed, but only over HTTPS to a public host,
-   * and the credentials go to the service's own host only.
-   */
-  private async fetch(url: string, method: 'GET' | 'HEAD', deadline: number): Promise<UpstreamResponse> {
-    const auth = 'Basic ' + Buffer.from(`${this.options.accountId}:${this.options.licenseKey}`).toString('base64');
-    let current = url;
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const target = new URL(current);
-      refuseUnsafeTarget(target);
-      const timeoutMs = Math.max(1, deadline - Date.now());
-      const headers = target.host === DOWNLOAD_HOST ? { authorization: auth } : {};
-      const res = await this.options.upstream.request(current, {
-        method,
-        headers,
-        timeoutMs,
-        signal: this.options.signal,
-      });
-      const location = res.headers.location;
-      if (res.status >= 300 && res.status < 400 && typeof location === 'string') {
-        res.body.destroy();
-        current = new URL(location, current).toString();
-        continue;
-      }
-      if (res.status !== 200) {
-        res.body.destroy();
-        throw new UpstreamError(`${method} ${redactUrl(url)} answered ${res.status}`, res.status);
-      }
-      return res;
-    }
-    throw new UpstreamError(`${redactUrl(url)}: too many redirects`);
-  }
-
   private async upstreamIsNewer(edition: Edition): Promise<boolean> {
     const local = await stat(this.path(edition)).catch(() => undefined);
     if (!local) return true;
-    const res = await this.fetch(this.url(edition, 'tar.gz'), 'HEAD', Date.now() + this.capMs);
-    res.body.destroy();
-    const remote = Date.parse(String(res.headers['last-modified'] ?? ''));
-    if (Number.isNaN(remote)) {
-      this.log.warn({ edition: EDITIONS[edition] }, 'geo database upstream sent no Last-Modified; not downloading');
-      return false;
-    }
-    // File times keep whole seconds from HTTP dates; anything newer by a second or more is a new copy.
-    const newer = remote - local.mtimeMs >= 1000;
-    this.log.info(
-      { edition: EDITIONS[edition], remote: new Date(remote), local: local.mtime, newer },
-      'geo database update check',
-    );
-    return newer;
+    return this.source.isNewer(edition, local, Date.now() + this.capMs);
   }
 
   /**
-   * Downloads the archive and its checksum into a temporary folder beside the
-   * database, verifies both and that the extracted file opens as the right
-   * database, then renames it over the old file (atomic on one filesystem).
+   * Fetches the edition into a temporary folder beside the database, checks
+   * that it opens as the right database, then renames it over the old file
+   * (atomic on one filesystem) and swaps the reader in memory.
    */
   async download(edition: Edition, deadline: number): Promise<void> {
-    const name = EDITIONS[edition];
+    const name = this.name(edition);
     await mkdir(this.options.dir, { recursive: true });
     const work = join(this.options.dir, `${WORK_PREFIX}${name}-${randomBytes(6).toString('hex')}`);
     await mkdir(work);
     try {
-      const sumRes = await this.fetch(this.url(edition, 'tar.gz.sha256'), 'GET', deadline);
-      const expected = /^\s*([a-f0-9]{64})\b/i.exec(await readText(sumRes, MAX_CHECKSUM_BYTES))?.[1]?.toLowerCase();
-      if (!expected) throw new Error(`${name}: checksum file is not a SHA-256 sum`);
-
-      const archive = join(work, `${name}.tar.gz`);
-      const res = await this.fetch(this.url(edition, 'tar.gz'), 'GET', deadline);
-      const maxArchive = this.options.maxArchiveBytes ?? MAX_ARCHIVE_BYTES;
-      if (Number(res.headers['content-length']) > maxArchive) {
-        res.body.destroy();
-        throw new UpstreamError(`${name}: the archive is over ${maxArchive} bytes; refused`);
-      }
-      const lastModified = Date.parse(String(res.headers['last-modified'] ?? ''));
-      const hash = createHash('sha256');
-      const hashing = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
-      const progress = downloadProgress(this.log, name, announcedBytes(res.headers), this.options.progressEveryMs);
-      await pipeline(res.body, progress, byteCap(maxArchive, `${name} archive`), hashing, createWriteStream(archive));
-      const actual = hash.digest('hex');
-      if (actual !== expected) throw new Error(`${name}: checksum mismatch (expected ${expected}, got ${actual})`);
-
-      let oversized = false;
-      await tar.x({
-        file: archive,
-        cwd: work,
-        strict: true,
-        filter: (path, entry) => {
-          if (basename(path) !== `${name}.mmdb`) return false;
-          oversized ||= ('size' in entry ? entry.size : 0) > MAX_DATABASE_BYTES;
-          return !oversized;
-        },
-      });
-      if (oversized) {
-        throw new UpstreamError(`${name}: the database in the archive is over ${MAX_DATABASE_BYTES} bytes; refused`);
-      }
-      const entries = (await readdir(work, { recursive: true })) as string[];
-      const found = entries.find((entry) => basename(entry) === `${name}.mmdb`);
-      if (!found) throw new Error(`${name}: archive holds no ${name}.mmdb`);
-      const extracted = join(work, found);
-
-      const reader = openDatabase(await readFile(extracted), edition);
-      if (!Number.isNaN(lastModified)) await utimes(extracted, new Date(), new Date(lastModified));
-      await rename(extracted, this.path(edition));
+      const { file, releasedAt } = await this.source.fetch(edition, work, deadline);
+      const reader = openDatabase(await readFile(file), edition);
+      if (releasedAt) await utimes(file, new Date(), releasedAt);
+      await rename(file, this.path(edition));
       this.install(edition, reader, identity(await stat(this.path(edition))));
       this.log.info({ edition: name, build: reader.metadata.buildEpoch }, 'geo database downloaded and swapped in');
     } finally {
@@ -365,7 +289,7 @@ export class GeoDatabases {
     try {
       this.watcher = watch(this.options.dir, { persistent: false }, (_event, filename) => {
         for (const edition of EDITION_KEYS) {
-          if (filename && filename !== `${EDITIONS[edition]}.mmdb`) continue;
+          if (filename && filename !== `${this.name(edition)}.mmdb`) continue;
           clearTimeout(this.debounce.get(edition));
           this.debounce.set(
             edition,
@@ -383,7 +307,7 @@ export class GeoDatabases {
     this.debounce.delete(edition);
     const now = await stat(this.path(edition)).catch(() => undefined);
     if (!now || identity(now) === this.loadedFrom[edition]) return;
-    this.log.info({ edition: EDITIONS[edition] }, 'geo database file changed; reloading');
+    this.log.info({ edition: this.name(edition) }, 'geo database file changed; reloading');
     await this.load(edition);
   }
 
@@ -410,27 +334,4 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-async function readText(res: UpstreamResponse, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  await pipeline(res.body, byteCap(maxBytes, 'the checksum file'), async function* (source) {
-    for await (const chunk of source) chunks.push(chunk as Buffer);
-  });
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * A download (or a redirect it follows) goes only to a public host over
- * HTTPS: never plain HTTP, where the credentials or the file could be read or
- * changed on the way, and never this machine or its network.
- */
-function refuseUnsafeTarget(url: URL): void {
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  const local = host === 'localhost' || host.endsWith('.localhost') || (/^[\d.]+$|:/.test(host) && !isPublicIp(host));
-  if (url.protocol !== 'https:' || local) {
-    throw new UpstreamError(
-      `refusing to download from ${redactUrl(`${url.protocol}//${url.host}${url.pathname}`)}: only HTTPS to a public host`,
-    );
-  }
 }

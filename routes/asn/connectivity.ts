@@ -26,7 +26,13 @@ const connectivity: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets; orgNames:
 ) => {
   app.get(
     '/asn-connectivity',
-    { schema: { querystring: Query, response: { 200: Connectivity, ...ErrorAnswers } } },
+    {
+      schema: {
+        summary: "An AS's upstream graph up to the Tier-1 networks, from the local AS-relationship data",
+        querystring: Query,
+        response: { 200: Connectivity, ...ErrorAnswers },
+      },
+    },
     async (request, reply): Promise<ConnectivityBody> => {
       const origin = Number(request.query.asn);
       const graph = datasets.graph;

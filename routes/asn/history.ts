@@ -34,7 +34,13 @@ const MIN_PEERS_SEEING = '30';
 const history: FastifyPluginAsyncTypebox<{ orgNames: OrgNames }> = async (app, { orgNames }) => {
   app.get(
     '/asn-history',
-    { schema: { querystring: Query, response: { 200: History, ...ErrorAnswers } } },
+    {
+      schema: {
+        summary: "A prefix's routing history: each origin AS, when and how widely seen",
+        querystring: Query,
+        response: { 200: History, ...ErrorAnswers },
+      },
+    },
     async (request, reply): Promise<HistoryBody> => {
       // The prefix guard has already checked it (plugins/guards.ts).
       const started = performance.now();

@@ -46,7 +46,11 @@ const radar: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, 
     {
       // The spec allows GET alone: HEAD is answered 405 below with the other methods.
       exposeHeadRoute: false,
-      schema: { querystring: Query, response: { 200: RadarAnswer, ...ErrorAnswers } },
+      schema: {
+        summary: "An AS's profile (view=asn) or the outage feed (view=outages) from the traffic observatory",
+        querystring: Query,
+        response: { 200: RadarAnswer, ...ErrorAnswers },
+      },
     },
     async (request, reply) => {
       const { view } = request.query;
@@ -76,7 +80,7 @@ const radar: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets }> = async (app, 
   app.route({
     method: app.supportedMethods.filter((m) => m !== 'GET'),
     url: '/asn-radar',
-    schema: { response: { 405: ErrorBody } },
+    schema: { summary: 'Every method but GET: 405', response: { 405: ErrorBody } },
     onRequest: methodNotAllowed,
     handler: methodNotAllowed,
   });

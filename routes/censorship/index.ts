@@ -158,6 +158,7 @@ const censorship: FastifyPluginAsyncTypebox = async (app) => {
     '/censorship-blocking',
     {
       schema: {
+        summary: 'Censorship measurements of a domain, country by country',
         querystring: Type.Object({ domain: guarded(domainGuard) }),
         response: { 200: Aggregate, 400: ErrorBody, 502: ErrorBody },
       },

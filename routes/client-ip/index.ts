@@ -1,5 +1,4 @@
 import { isIP } from 'node:net';
-import cors from '@fastify/cors';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clientIp } from '../../lib/client-ip.js';
 import { HttpError } from '../../lib/http-error.js';
@@ -18,23 +17,29 @@ const ClientIp = Type.Object({
  *
  * The addresses page also asks it through the operator's IPv4-only and
  * IPv6-only hostnames of this same service (IPV4_ONLY_ORIGIN,
- * IPV6_ONLY_ORIGIN), a cross-origin read: CORS allows exactly the origins
- * whose hostname the Referer gate allows (localhost and ALLOWED_DOMAINS), and
- * only here. A simple GET needs no preflight, so none is answered.
+ * IPV6_ONLY_ORIGIN), a cross-origin read: exactly the origins whose hostname
+ * the Referer gate allows (localhost and ALLOWED_DOMAINS) may read it, and
+ * only this route. The page's request is a simple GET, so the answer's
+ * Access-Control-Allow-Origin is all CORS needs; @fastify/cors would also
+ * register a wildcard OPTIONS route across /api for a preflight no page sends.
  */
 const clientIpRoute: FastifyPluginAsyncTypebox = async (app) => {
   const allowed = refererMatcher(allowedHostnames(app.config.ALLOWED_DOMAINS));
-  await app.register(cors, {
-    origin: (origin, callback) => callback(null, origin !== undefined && allowed(origin)),
-    methods: ['GET'],
-    preflight: false,
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('vary', 'Origin');
+    const origin = request.headers.origin;
+    if (origin && allowed(origin)) reply.header('access-control-allow-origin', origin);
   });
-  app.get('/client-ip', { schema: { response: { 200: ClientIp, 500: ErrorBody } } }, async (request) => {
-    const ip = clientIp(request);
-    // Only a request whose socket closed before it was read has no address at all.
-    if (!ip) throw new HttpError(500, 'Client address unknown');
-    return { ip, family: isIP(ip) === 4 ? ('IPv4' as const) : ('IPv6' as const) };
-  });
+  app.get(
+    '/client-ip',
+    { schema: { summary: "The caller's address and its family", response: { 200: ClientIp, 500: ErrorBody } } },
+    async (request) => {
+      const ip = clientIp(request);
+      // Only a request whose socket closed before it was read has no address at all.
+      if (!ip) throw new HttpError(500, 'Client address unknown');
+      return { ip, family: isIP(ip) === 4 ? ('IPv4' as const) : ('IPv6' as const) };
+    },
+  );
 };
 
 export default clientIpRoute;

@@ -49,7 +49,10 @@ const configs: FastifyPluginAsyncTypebox = async (app) => {
   const isOriginalSite = refererMatcher(new Set(CANONICAL_HOSTNAMES));
   app.get(
     '/configs',
-    { schema: { response: { 200: Flags } }, config: { cacheTtl: 60 * 60 } },
+    {
+      schema: { summary: "Which of the site's features this server runs", response: { 200: Flags } },
+      config: { cacheTtl: 60 * 60 },
+    },
     // originalSite depends on the Referer too; the cache-control plugin's Vary: Referer covers it.
     // Synchronous: an async handler costs a promise and a microtask per request.
     (request, reply) => {

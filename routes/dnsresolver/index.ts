@@ -110,6 +110,7 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
     '/dnsresolver',
     {
       schema: {
+        summary: "A hostname's records from a dozen resolvers, plain DNS and DNS over HTTPS",
         querystring: Type.Object({ hostname: guarded(domainGuard), type: guarded(recordTypeGuard) }),
         response: { 200: DnsResolverAnswer, ...ErrorAnswers },
       },

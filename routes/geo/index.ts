@@ -51,6 +51,7 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
     new GeoDatabases({
       dir: join(fromAppRoot(app.config.DATA_DIR), 'geo'),
       upstream: app.upstream,
+      provider: app.config.GEODB_PROVIDER,
       accountId: app.config.GEODB_ACCOUNT_ID,
       licenseKey: app.config.GEODB_LICENSE_KEY,
       logger: app.log,
@@ -75,6 +76,7 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
   app.lifecycle.onStop('geo databases', () => databases.stop());
   app.readiness.addDataset('geoCity', () => databases.status('city'));
   app.readiness.addDataset('geoAsn', () => databases.status('asn'));
+  app.lentToFront.geoDatabases = databases;
 
   const cached = { cacheTtl: ONE_DAY };
 
@@ -89,7 +91,14 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
   for (const { path, record, lookup } of sources) {
     app.get(
       path,
-      { schema: { querystring: IpLangQuery, response: { 200: record, ...errors } }, config: cached },
+      {
+        schema: {
+          summary: "An address's location and network from one geolocation provider",
+          querystring: IpLangQuery,
+          response: { 200: record, ...errors },
+        },
+        config: cached,
+      },
       async (request) => withTimezone(await lookup(request.query).catch(sourceFailed)),
     );
   }
@@ -98,7 +107,14 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
   // extra promise (and the two microtasks of adopting one) an async wrapper costs.
   app.get(
     '/geo-local',
-    { schema: { querystring: IpLangQuery, response: { 200: GeoRecord, ...errors } }, config: cached },
+    {
+      schema: {
+        summary: "An address's location and network from the local databases",
+        querystring: IpLangQuery,
+        response: { 200: GeoRecord, ...errors },
+      },
+      config: cached,
+    },
     (request, reply) => {
       const city = databases.city;
       if (!city) return void reply.code(503).send({ error: DATABASE_NOT_LOADED });
@@ -108,7 +124,13 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
 
   app.get(
     '/geo-private',
-    { schema: { querystring: IpLangQuery, response: { 200: PrivateRecord, ...errors } } },
+    {
+      schema: {
+        summary: "An address's location, network and proxy verdict from the private companion API",
+        querystring: IpLangQuery,
+        response: { 200: PrivateRecord, ...errors },
+      },
+    },
     async (request) =>
       withTimezone(
         await privateIpinfo(app, request, request.query.ip, forwardedLang(request.query.lang)).catch(sourceFailed),

@@ -15,27 +15,38 @@ const user: FastifyPluginAsyncTypebox = async (app) => {
   const api = new PrivateApi(app.upstream, app.config);
   const json = 'application/json; charset=utf-8';
 
-  app
-    .withTypeProvider<FastifyTypeProviderDefault>()
-    .get('/getuserinfo', { schema: { response: { 200: UserInfo, default: Passed } } }, async (request, reply) => {
+  app.withTypeProvider<FastifyTypeProviderDefault>().get(
+    '/getuserinfo',
+    {
+      schema: {
+        summary: "The signed-in visitor's account, from the private companion API",
+        response: { 200: UserInfo, default: Passed },
+      },
+    },
+    async (request, reply) => {
       const res = await api.relay(request, '/getuserinfo');
       return reply.code(res.status).type(json).send(res.json);
-    });
+    },
+  );
 
-  app
-    .withTypeProvider<FastifyTypeProviderDefault>()
-    .put(
-      '/updateuserachievement',
-      { schema: { body: AchievementUnlock, response: { 200: UnlockAnswer, default: Passed } } },
-      async (request, reply) => {
-        const res = await api.relay(request, '/updateuserachievement', {
-          method: 'PUT',
-          body: JSON.stringify(request.body),
-          headers: { 'content-type': 'application/json' },
-        });
-        return reply.code(res.status).type(json).send(res.json);
+  app.withTypeProvider<FastifyTypeProviderDefault>().put(
+    '/updateuserachievement',
+    {
+      schema: {
+        summary: "Records an achievement on the visitor's account, at the private companion API",
+        body: AchievementUnlock,
+        response: { 200: UnlockAnswer, default: Passed },
       },
-    );
+    },
+    async (request, reply) => {
+      const res = await api.relay(request, '/updateuserachievement', {
+        method: 'PUT',
+        body: JSON.stringify(request.body),
+        headers: { 'content-type': 'application/json' },
+      });
+      return reply.code(res.status).type(json).send(res.json);
+    },
+  );
 };
 
 export default user;

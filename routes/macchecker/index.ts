@@ -102,6 +102,7 @@ const macchecker: FastifyPluginAsyncTypebox = async (app) => {
     '/macchecker',
     {
       schema: {
+        summary: "A MAC address's vendor and what its bits say",
         querystring: Type.Object({ mac: guarded(macAddressGuard) }),
         response: { 200: Type.Union([Vendor, NoVendor]), 400: ErrorBody, 502: ErrorBody },
       },

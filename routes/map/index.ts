@@ -95,6 +95,7 @@ const map: FastifyPluginAsyncTypebox = async (app) => {
     '/map',
     {
       schema: {
+        summary: 'A map image around a point',
         querystring: Type.Object({
           latitude: guarded(latitudeGuard),
           longitude: guarded(longitudeGuard),

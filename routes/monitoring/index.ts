@@ -35,7 +35,7 @@ const telemetry: FastifyPluginAsync = async (app) => {
     // Answered on arrival, before any body is read (whatever its type): with nothing to relay to, nothing needs taking in.
     // Fastify asks for a handler all the same.
     app.post('/monitoring', {
-      schema: { response: { 404: ErrorBody } },
+      schema: { summary: 'The telemetry tunnel, not mounted on this server: 404', response: { 404: ErrorBody } },
       onRequest: notConfigured,
       handler: notConfigured,
     });
@@ -55,7 +55,10 @@ const telemetry: FastifyPluginAsync = async (app) => {
       bodyLimit: TELEMETRY_BODY_LIMIT,
       onRequest: app.routeLimiter('telemetry', TELEMETRY_LIMIT, TELEMETRY_WINDOW_MS),
       // Any other status is the ingest's own, with its body as it came (or the limiter's 429).
-      schema: { response: { 400: ErrorBody, 403: ErrorBody, 502: ErrorBody, default: Type.Unknown() } },
+      schema: {
+        summary: "The telemetry tunnel: the site's error reports relayed to their ingest",
+        response: { 400: ErrorBody, 403: ErrorBody, 502: ErrorBody, default: Type.Unknown() },
+      },
     },
     async (request, reply) => {
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);

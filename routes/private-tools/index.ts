@@ -76,6 +76,7 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
     '/dnsleaktest/session/:token',
     {
       schema: {
+        summary: "A DNS-leak test session's result, from the private companion API",
         params: Type.Object({ token: guarded(leakTokenGuard) }),
         querystring: Type.Object({ lang: Type.Optional(Type.String()) }),
         response: { 200: LeakSession, 429: QuotaBody, default: PassThrough },
@@ -93,6 +94,7 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
     '/invisibility',
     {
       schema: {
+        summary: "A proxy-detection job's result, from the private companion API",
         querystring: Type.Object({ id: guarded(invisibilityIdGuard) }),
         response: { 200: InvisibilityAnswer, 429: QuotaBody, default: PassThrough },
       },
@@ -111,7 +113,11 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/persona/evaluate',
     {
-      schema: { body: PersonaBody, response: { 200: PersonaEvaluation, 429: QuotaBody, default: PassThrough } },
+      schema: {
+        summary: "A browser persona's evaluation, from the private companion API",
+        body: PersonaBody,
+        response: { 200: PersonaEvaluation, 429: QuotaBody, default: PassThrough },
+      },
       attachValidation: true,
     },
     async (request, reply) => {
@@ -128,7 +134,7 @@ const privateTools: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     method: [...NOT_POST],
     url: '/persona/evaluate',
-    schema: { response: { 405: ErrorBody } },
+    schema: { summary: 'Every method but POST: 405', response: { 405: ErrorBody } },
     handler: async (_request, reply) => reply.code(405).send({ error: 'Method Not Allowed' }),
   });
 };

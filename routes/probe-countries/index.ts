@@ -70,7 +70,13 @@ const probeCountries: FastifyPluginAsyncTypebox = async (app) => {
   const cacheTtl = 7 * 24 * 60 * 60;
   app.get(
     '/probe-countries',
-    { schema: { response: { 200: Inventory, 502: ErrorBody } }, config: { cacheTtl } },
+    {
+      schema: {
+        summary: 'The countries with measurement probes online, by continent',
+        response: { 200: Inventory, 502: ErrorBody },
+      },
+      config: { cacheTtl },
+    },
     async () => {
       let probes;
       try {

@@ -19,9 +19,13 @@ const repoStars: FastifyPluginAsyncTypebox = async (app) => {
     return repo.stargazers_count;
   };
   const failed = withUpstreamReason('repository star count failed');
-  app.get('/repo-stars', { schema: { response: { 200: Stars } }, config: { cacheTtl } }, async () => ({
-    stars: await starCount().catch(failed),
-  }));
+  app.get(
+    '/repo-stars',
+    { schema: { summary: "The project repository's star count", response: { 200: Stars } }, config: { cacheTtl } },
+    async () => ({
+      stars: await starCount().catch(failed),
+    }),
+  );
 };
 
 export default repoStars;

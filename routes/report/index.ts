@@ -61,6 +61,11 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: limit,
       schema: {
+        summary: 'Store a report to share; its id and expiry',
+        documentedBody: Type.Object({
+          report: Report,
+          ttlDays: Type.Optional(Type.Union(TTL_DAYS.map((days) => Type.Literal(days)))),
+        }),
         response: {
           201: Type.Object({ id: Type.String(), expiresAt: Type.String() }),
           400: Type.Union([InvalidBody, ErrorBody]),
@@ -93,7 +98,7 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     method: [...NOT_POST],
     url: '/report',
-    schema: { response: { 405: ErrorBody } },
+    schema: { summary: 'Every method but POST: 405', response: { 405: ErrorBody } },
     handler: async (_request, reply) => reply.code(405).send({ error: 'Method Not Allowed' }),
   });
 
@@ -101,6 +106,7 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
     '/report/:id',
     {
       schema: {
+        summary: 'A shared report, as stored, until it expires',
         params: Type.Object({ id: guarded(reportIdGuard) }),
         response: { 200: StoredReport, 404: ErrorBody, 500: ErrorBody, 503: ErrorBody },
       },

@@ -37,17 +37,24 @@ const serviceStatus: FastifyPluginAsyncTypebox = async (app) => {
   // the default type provider lets the handler send that string.
   app
     .withTypeProvider<FastifyTypeProviderDefault>()
-    .get('/service-status', { schema: { response: { 200: Overview } } }, (_request, reply) =>
-      reply
-        .header('cache-control', cacheControl(poller))
-        .type('application/json; charset=utf-8')
-        .send(poller.overviewJson()),
+    .get(
+      '/service-status',
+      { schema: { summary: 'Status lights of popular services', response: { 200: Overview } } },
+      (_request, reply) =>
+        reply
+          .header('cache-control', cacheControl(poller))
+          .type('application/json; charset=utf-8')
+          .send(poller.overviewJson()),
     );
 
   app.get(
     '/service-status/detail',
     {
-      schema: { querystring: Type.Object({ id: guarded(providerIdGuard) }), response: { 200: Detail, 400: ErrorBody } },
+      schema: {
+        summary: "One service's components and recent incidents",
+        querystring: Type.Object({ id: guarded(providerIdGuard) }),
+        response: { 200: Detail, 400: ErrorBody },
+      },
     },
     async (request, reply) => {
       // The guard has checked the id against the same list the poller holds.

@@ -66,6 +66,7 @@ const whois: FastifyPluginAsyncTypebox = async (app) => {
     '/whois',
     {
       schema: {
+        summary: "A domain's or an address's WHOIS and RDAP records",
         querystring: Type.Object({ q: Type.Optional(Type.Unknown()) }),
         response: { 200: WhoisResponse, ...ErrorAnswers },
       },

@@ -119,31 +119,36 @@ export function cityDatabase(buildEpoch = 1_790_000_000): Buffer {
   return writeMmdb({ databaseType: 'GeoLite2-City', languages: ALL, buildEpoch, networks });
 }
 
-/** A small GeoLite2-ASN-shaped database for the same networks (1.1.1.0/24 included). */
+/** The sample networks' AS records (1.1.1.0/24 included), with the AS names as a publisher writes them. */
+export function asnNetworks(names: { google: string; cloudflare: string }): MmdbNetwork[] {
+  return [
+    {
+      network: '8.8.8.0/24',
+      data: { autonomous_system_number: new Uint32(15169), autonomous_system_organization: names.google },
+    },
+    {
+      network: '2a01:4f8::/32',
+      data: { autonomous_system_number: new Uint32(24940), autonomous_system_organization: 'Hetzner Online GmbH' },
+    },
+    {
+      network: '1.1.1.0/24',
+      data: { autonomous_system_number: new Uint32(13335), autonomous_system_organization: names.cloudflare },
+    },
+    {
+      network: '193.0.0.0/21',
+      data: {
+        autonomous_system_number: new Uint32(3333),
+        autonomous_system_organization: 'Reseaux IP Europeens Network Coordination Centre (RIPE NCC)',
+      },
+    },
+  ];
+}
+
+/** A small GeoLite2-ASN-shaped database for the same networks. */
 export function asnDatabase(buildEpoch = 1_790_000_000, org = 'GOOGLE'): Buffer {
   return writeMmdb({
     databaseType: 'GeoLite2-ASN',
     buildEpoch,
-    networks: [
-      {
-        network: '8.8.8.0/24',
-        data: { autonomous_system_number: new Uint32(15169), autonomous_system_organization: org },
-      },
-      {
-        network: '2a01:4f8::/32',
-        data: { autonomous_system_number: new Uint32(24940), autonomous_system_organization: 'Hetzner Online GmbH' },
-      },
-      {
-        network: '1.1.1.0/24',
-        data: { autonomous_system_number: new Uint32(13335), autonomous_system_organization: 'CLOUDFLARENET' },
-      },
-      {
-        network: '193.0.0.0/21',
-        data: {
-          autonomous_system_number: new Uint32(3333),
-          autonomous_system_organization: 'Reseaux IP Europeens Network Coordination Centre (RIPE NCC)',
-        },
-      },
-    ],
+    networks: asnNetworks({ google: org, cloudflare: 'CLOUDFLARENET' }),
   });
 }

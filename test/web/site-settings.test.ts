@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +8,10 @@ import pino from 'pino';
 import { request } from 'undici';
 import { buildWeb } from '../../web/app.js';
 import { plainHttpOrigins, type SiteSettings } from '../../web/site-settings.js';
-import { buildTestApi } from '../support/app.js';
+import { buildTestApi, runStartupStep } from '../support/app.js';
+import { GEO_DATABASES_STEP } from '../../routes/geo/index.js';
+import { cityDatabase } from '../support/sample-geo-databases.js';
+import { dbipAsnDatabase, dbipCityDatabase } from '../support/sample-dbip-databases.js';
 
 async function frontWith(env: Record<string, string>) {
   const dir = await mkdtemp(join(tmpdir(), 'site-settings-'));
@@ -18,6 +21,7 @@ async function frontWith(env: Record<string, string>) {
   await web.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(web.server.address() as AddressInfo).port}`;
   return {
+    api,
     get: async (path: string) => {
       const res = await request(`${origin}${path}`);
       return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
@@ -47,10 +51,42 @@ test('the front listener serves the public settings the pages read, from the run
         ruleTest: { origins: [] },
         speedTest: { cloudflare },
         telemetry: null,
+        webrtc: {
+          stunServers: [
+            'stun:stun.l.google.com:19302',
+            'stun:stun.voip.blackberry.com:3478',
+            'stun:global.stun.twilio.com:3478',
+            'stun:stun.cloudflare.com:3478',
+          ],
+        },
+        globalping: { apiBase: 'https://api.globalping.io' },
+        geoDatabase: null,
       });
     } finally {
       await front.close();
     }
+  }
+});
+
+test('GLOBALPING_API_BASE reaches the pages without its trailing slash, and a plain-HTTP one is allowed by the CSP', async () => {
+  const front = await frontWith({ GLOBALPING_API_BASE: 'http://globalping.internal:8080/' });
+  try {
+    const res = await front.get('/site-settings.json');
+    assert.deepEqual(JSON.parse(res.text).globalping, { apiBase: 'http://globalping.internal:8080' });
+    const policy = String((await front.get('/')).headers['content-security-policy']);
+    assert.match(policy, /(^|; )connect-src 'self' https: http:\/\/globalping\.internal:8080(;|$)/);
+  } finally {
+    await front.close();
+  }
+});
+
+test('the WebRTC leak test asks the STUN servers WEBRTC_STUN_SERVERS names, in its order', async () => {
+  const front = await frontWith({ WEBRTC_STUN_SERVERS: 'stun:stun.example.net, stun:[2001:db8::1]:3479' });
+  try {
+    const settings = JSON.parse((await front.get('/site-settings.json')).text) as SiteSettings;
+    assert.deepEqual(settings.webrtc, { stunServers: ['stun:stun.example.net', 'stun:[2001:db8::1]:3479'] });
+  } finally {
+    await front.close();
   }
 });
 
@@ -84,7 +120,11 @@ test('the site may connect to any HTTPS origin and to the plain-HTTP origins the
   } finally {
     await v4Only.close();
   }
-  const named = { speedTest: { cloudflare: false }, extra: ['http://v4.example:8080/x', 'https://secure.example'] };
+  const named = {
+    speedTest: { cloudflare: false },
+    globalping: { apiBase: 'https://api.globalping.io' },
+    extra: ['http://v4.example:8080/x', 'https://secure.example'],
+  };
   assert.deepEqual(plainHttpOrigins(named as unknown as SiteSettings), ['http://v4.example:8080']);
 });
 
@@ -102,5 +142,30 @@ test('the site is told the telemetry DSN only when the tunnel relays it, and nev
     } finally {
       await front.close();
     }
+  }
+});
+
+test("the settings name whose geo database is loaded, for its licence's credit, and follow a replacement while running", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'site-settings-geo-'));
+  const geo = join(dataDir, 'geo');
+  await mkdir(geo);
+  await writeFile(join(geo, 'dbip-city-lite.mmdb'), dbipCityDatabase());
+  await writeFile(join(geo, 'dbip-asn-lite.mmdb'), dbipAsnDatabase());
+  const front = await frontWith({ DATA_DIR: dataDir, GEODB_PROVIDER: 'dbip' });
+  const geoDatabase = async () =>
+    (JSON.parse((await front.get('/site-settings.json')).text) as SiteSettings).geoDatabase;
+  try {
+    assert.equal(await geoDatabase(), null, 'nothing loaded yet');
+    await runStartupStep(front.api, GEO_DATABASES_STEP);
+    assert.equal(await geoDatabase(), 'dbip');
+
+    // A GeoLite2 file put in place by hand under DB-IP's name is credited to MaxMind once reloaded.
+    await writeFile(join(geo, 'incoming.tmp'), cityDatabase());
+    await rename(join(geo, 'incoming.tmp'), join(geo, 'dbip-city-lite.mmdb'));
+    await runStartupStep(front.api, GEO_DATABASES_STEP);
+    assert.equal(await geoDatabase(), 'maxmind');
+  } finally {
+    await front.close();
+    await rm(dataDir, { recursive: true, force: true });
   }
 });

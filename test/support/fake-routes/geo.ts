@@ -2,8 +2,11 @@ import type { ServerResponse } from 'node:http';
 import type { FakeUpstream, Recorded } from '../fake-upstream.js';
 import { fixture } from '../fake-upstream.js';
 import { maxmindArchive, serveMaxmind } from '../fake-maxmind.js';
+import { serveDbipEveryMonth } from '../fake-dbip.js';
+import { gzipSync } from 'node:zlib';
 import { EXAMPLE_PRIVATE_API_HOST as PRIVATE_API_HOST } from '../../../routes/example-request.js';
 import { asnDatabase, cityDatabase } from '../sample-geo-databases.js';
+import { dbipAsnDatabase, dbipCityDatabase } from '../sample-dbip-databases.js';
 import { demoAddress, type DemoAddress } from './demo-addresses.js';
 
 const PUBLISHED = new Date('2026-11-20T00:00:00Z');
@@ -112,11 +115,13 @@ function answer(source: Source, req: Recorded, res: ServerResponse): void {
 
 /**
  * Every geolocation source, answering per address (demo-addresses.ts), and
- * MaxMind's download service with the small sample databases, so geo-local
- * has a database to load.
+ * MaxMind's and DB-IP's downloads with small sample databases, so geo-local
+ * has a database to load whatever GEODB_PROVIDER says.
  */
 export function registerGeoFakeRoutes(fake: FakeUpstream): void {
   serveMaxmind(fake, 'city', maxmindArchive('city', cityDatabase()), PUBLISHED);
   serveMaxmind(fake, 'asn', maxmindArchive('asn', asnDatabase()), PUBLISHED);
+  serveDbipEveryMonth(fake, 'city', gzipSync(dbipCityDatabase()));
+  serveDbipEveryMonth(fake, 'asn', gzipSync(dbipAsnDatabase()));
   for (const source of SOURCES) fake.on('GET', source.host, source.path, (req, res) => answer(source, req, res));
 }

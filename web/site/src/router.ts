@@ -40,6 +40,7 @@ export const router = createRouter({
       component: () => Promise.all([tool.page(), loadToolStrings(tool.slug)]).then(([page]) => page),
       meta: { title: `nav.${tool.slug}` },
     })),
+    page('/reference', 'reference', () => import('./pages/ReferencePage.vue')),
     page('/r/:id', 'report', () => import('./pages/ReportPage.vue')),
     page('/:rest(.*)*', 'notFound', () => import('./pages/NotFoundPage.vue')),
   ],

@@ -1,5 +1,5 @@
 import { shallowReactive } from 'vue';
-import type { Report as ReportBody } from '../../../../routes/report/schema';
+import type { Report as ReportBody } from '../../../../routes/report/schema.js';
 
 // The report's sections as the service validates them (frontend contract 19.3):
 // one schema, on the server, types both ends.

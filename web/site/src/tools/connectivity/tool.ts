@@ -1,10 +1,8 @@
-import type { Tool } from '../registry';
+import { defineTool } from '../define-tool';
 
-// A type-only import: registry.ts imports every tool.ts eagerly, so calling its defineTool here would run
-// before registry.ts has defined it.
-export default {
+export default defineTool({
   slug: 'connectivity',
   order: 20,
   page: () => import('./ConnectivityPage.vue'),
   report: { section: 'connectivity', view: () => import('./ConnectivityReport.vue') },
-} satisfies Tool;
+});

@@ -1,10 +1,8 @@
-import type { Tool } from '../registry';
+import { defineTool } from '../define-tool';
 
-// A type-only import: registry.ts imports every tool.ts eagerly, so calling its defineTool here would run
-// before registry.ts has defined it.
-export default {
+export default defineTool({
   slug: 'dnsleak',
   order: 40,
   page: () => import('./DnsLeakPage.vue'),
   report: { section: 'dnsleak', view: () => import('./DnsLeakReport.vue') },
-} satisfies Tool;
+});

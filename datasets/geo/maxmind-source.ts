@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream, type Stats } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import * as tar from 'tar';
+import { byteCap } from '../../lib/byte-cap.js';
+import { UpstreamError, type UpstreamResponse } from '../../lib/upstream.js';
+import {
+  MAX_DATABASE_BYTES,
+  type DatabaseSource,
+  type Edition,
+  type FetchedDatabase,
+  type SourceContext,
+} from './database-source.js';
+import { cappedBody, downloadRequest } from './download-request.js';
+
+/** The two databases, by MaxMind edition id (also their file names under the geo folder). */
+export const EDITIONS = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' } as const;
+
+const DOWNLOAD_HOST = 'download.maxmind.com';
+const MAX_CHECKSUM_BYTES = 4096;
+
+/**
+ * MaxMind's GeoLite2 downloads: an account's HTTP Basic credentials, a tar.gz
+ * per edition with a SHA-256 sum beside it, releases told apart by their
+ * Last-Modified.
+ */
+export class MaxmindSource implements DatabaseSource {
+  readonly provider = 'maxmind';
+  readonly refusedHint = 'check GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY';
+
+  constructor(
+    private readonly context: SourceContext,
+    private readonly accountId: string,
+    private readonly licenseKey: string,
+  ) {}
+
+  name(edition: Edition): string {
+    return EDITIONS[edition];
+  }
+
+  get missingAccess(): string | null {
+    return this.accountId && this.licenseKey
+      ? null
+      : 'set GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY (or GEODB_PROVIDER=dbip, no account) to download them at start';
+  }
+
+  private url(edition: Edition, suffix: 'tar.gz' | 'tar.gz.sha256'): string {
+    return `https://${DOWNLOAD_HOST}/geoip/databases/${EDITIONS[edition]}/download?suffix=${suffix}`;
+  }
+
+  /** The download service answers with a redirect to signed storage; the credentials go to the service's own host only. */
+  private request(url: string, method: 'GET' | 'HEAD', deadline: number): Promise<UpstreamResponse> {
+    const auth = 'Basic ' + Buffer.from(`${this.accountId}:${this.licenseKey}`).toString('base64');
+    return downloadRequest(url, {
+      upstream: this.context.upstream,
+      method,
+      deadline,
+      signal: this.context.signal,
+      privateHeaders: { host: DOWNLOAD_HOST, headers: { authorization: auth } },
+    });
+  }
+
+  async isNewer(edition: Edition, local: Stats, deadline: number): Promise<boolean> {
+    const res = await this.request(this.url(edition, 'tar.gz'), 'HEAD', deadline);
+    res.body.destroy();
+    const remote = Date.parse(String(res.headers['last-modified'] ?? ''));
+    const log = this.context.log;
+    if (Number.isNaN(remote)) {
+      log.warn({ edition: EDITIONS[edition] }, 'geo database upstream sent no Last-Modified; not downloading');
+      return false;
+    }
+    // File times keep whole seconds from HTTP dates; anything newer by a second or more is a new copy.
+    const newer = remote - local.mtimeMs >= 1000;
+    log.info(
+      { edition: EDITIONS[edition], remote: new Date(remote), local: local.mtime, newer },
+      'geo database update check',
+    );
+    return newer;
+  }
+
+  /** The checksum, then the archive streamed to `work` while hashed, then the one database it holds extracted. */
+  async fetch(edition: Edition, work: string, deadline: number): Promise<FetchedDatabase> {
+    const name = EDITIONS[edition];
+    const sumRes = await this.request(this.url(edition, 'tar.gz.sha256'), 'GET', deadline);
+    const expected = /^\s*([a-f0-9]{64})\b/i.exec(await readText(sumRes, MAX_CHECKSUM_BYTES))?.[1]?.toLowerCase();
+    if (!expected) throw new Error(`${name}: checksum file is not a SHA-256 sum`);
+
+    const archive = join(work, `${name}.tar.gz`);
+    const res = await this.request(this.url(edition, 'tar.gz'), 'GET', deadline);
+    const lastModified = Date.parse(String(res.headers['last-modified'] ?? ''));
+    const hash = createHash('sha256');
+    const hashing = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    await pipeline([...cappedBody(res, name, this.context), hashing, createWriteStream(archive)]);
+    const actual = hash.digest('hex');
+    if (actual !== expected) throw new Error(`${name}: checksum mismatch (expected ${expected}, got ${actual})`);
+
+    let oversized = false;
+    await tar.x({
+      file: archive,
+      cwd: work,
+      strict: true,
+      filter: (path, entry) => {
+        if (basename(path) !== `${name}.mmdb`) return false;
+        oversized ||= ('size' in entry ? entry.size : 0) > MAX_DATABASE_BYTES;
+        return !oversized;
+      },
+    });
+    if (oversized) {
+      throw new UpstreamError(`${name}: the database in the archive is over ${MAX_DATABASE_BYTES} bytes; refused`);
+    }
+    const entries = (await readdir(work, { recursive: true })) as string[];
+    const found = entries.find((entry) => basename(entry) === `${name}.mmdb`);
+    if (!found) throw new Error(`${name}: archive holds no ${name}.mmdb`);
+    return { file: join(work, found), releasedAt: Number.isNaN(lastModified) ? null : new Date(lastModified) };
+  }
+}
+
+async function readText(res: UpstreamResponse, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  await pipeline(res.body, byteCap(maxBytes, 'the checksum file'), async function* (source) {
+    for await (const chunk of source) chunks.push(chunk as Buffer);
+  });
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,109 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { callerAddress, clientIp } from '../../lib/client-ip.js';
+import type { LentToFront } from '../../lib/lent-to-front.js';
+import clientIpSlots from '../../plugins/client-ip.js';
+import { TooManyRequests } from '../../plugins/rate-limit.js';
+import { answerFor, internalFailure, ipParameter, tooManyRequests, type Answer } from './answer.js';
+import { commandLineFormat } from './client.js';
+import { FACE_PATHS, type FaceRequest } from './paths.js';
+import { AddressQuery, jsonAnswers, lineAnswers, rootAnswers } from './schemas.js';
+import { sendAnswer } from './send-answer.js';
+
+export { faceRequest } from './paths.js';
+
+export interface CommandLineOptions {
+  /** The API's global limiter and local databases. */
+  lent: LentToFront;
+  /** Answers everyone else on the same paths: the site (its single-page-app fallback for a navigation). */
+  site: (request: FastifyRequest, reply: FastifyReply) => unknown;
+}
+
+const TAGS = ['command-line'];
+
+const RESPONSES: Record<string, object> = { '/': rootAnswers, '/json': jsonAnswers };
+
+/**
+ * Answers a face request in the raw listener, before Fastify sees it: the
+ * speed device of web/app.ts, for when no limiter needs counting. The same
+ * answer as the routes below give (test/command-line/speed-device.test.ts).
+ */
+export function answerInListener(
+  req: IncomingMessage,
+  res: ServerResponse,
+  face: FaceRequest,
+  lent: LentToFront,
+  logger: Logger,
+): void {
+  sendAnswer(
+    res,
+    answerOrFailure(face, req, () => callerAddress(req.headers, req.socket.remoteAddress), lent, logger),
+  );
+}
+
+/** The face's answer; a failure of our own (a bug, a database that cannot be read) is logged and answered 500 in fixed words. */
+function answerOrFailure(
+  { path, format }: FaceRequest,
+  req: IncomingMessage,
+  caller: () => string,
+  lent: LentToFront,
+  log: FastifyBaseLogger,
+): Answer {
+  const url = req.url ?? '/';
+  try {
+    return answerFor(path, format, ipParameter(url), caller(), req.headers['user-agent'], lent);
+  } catch (err) {
+    log.error({ err, url }, 'request failed');
+    return internalFailure(path, format);
+  }
+}
+
+/**
+ * The command-line face (docs/command-line.md): the paths of the ifconfig.co
+ * engine, answered from the local databases only, for command-line clients;
+ * a browser on the same paths gets the site. The API's global limiter counts
+ * these requests as it counts /api's, under the same key.
+ */
+const commandLine: FastifyPluginAsync<CommandLineOptions> = async (app, { lent, site }) => {
+  await app.register(clientIpSlots);
+
+  for (const path of FACE_PATHS) {
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: path.url,
+      // `?ip=` is checked by the public-IP guard's rules, with its words, not by the schema's.
+      attachValidation: true,
+      schema: {
+        tags: TAGS,
+        summary: path.summary,
+        querystring: AddressQuery,
+        response: RESPONSES[path.url] ?? lineAnswers(path.summary),
+      },
+      handler: async (request, reply) => {
+        const format = commandLineFormat(request.headers);
+        if (!format) return site(request, reply);
+        try {
+          await lent.globalLimit?.(request, reply);
+        } catch (err) {
+          reply.hijack();
+          if (!(err instanceof TooManyRequests)) {
+            request.log.error({ err, url: request.url }, 'request failed');
+            return sendAnswer(reply.raw, internalFailure(path, format));
+          }
+          // The limiter's Retry-After, set on the reply, goes out with the raw answer.
+          const retryAfter = reply.getHeader('retry-after');
+          if (retryAfter !== undefined) reply.raw.setHeader('retry-after', retryAfter);
+          return sendAnswer(reply.raw, tooManyRequests(path, format));
+        }
+        reply.hijack();
+        sendAnswer(
+          reply.raw,
+          answerOrFailure({ path, format }, request.raw, () => clientIp(request), lent, request.log),
+        );
+      },
+    });
+  }
+};
+
+export default commandLine;

@@ -30,8 +30,8 @@ async function report(app: App, held: HeldErrors): Promise<void> {
 }
 
 /**
- * Reports the page's errors when the operator set a DSN. Nothing is asked or loaded until the first
- * error (and the first paint): a visit without one pays nothing, not even the settings' request.
+ * Reports the page's errors when the operator set a DSN. Nothing is loaded until the first error
+ * (and the first paint): a visit without one pays nothing for it.
  */
 export function startTelemetry(app: App): void {
   const held = holdErrors(app, () => afterFirstPaint(() => void report(app, held)));

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { Config } from '../fastify.config.js';
 import type { Readiness } from '../operations/readiness.js';
+import { ingestUrl } from '../routes/monitoring/envelope.js';
 
 /**
  * The settings the site's pages read at run time, so one build serves every
@@ -22,6 +23,11 @@ export const SiteSettings = Type.Object({
     maxDownloadBytes: Type.Integer({ minimum: 1 }),
     maxUploadBytes: Type.Integer({ minimum: 1 }),
   }),
+  /**
+   * The public DSN the site's error reports name (TELEMETRY_DSN_FRONTEND); they go through /api/monitoring,
+   * which relays only this DSN. Null: the tunnel is off, and the page loads nothing of the SDK.
+   */
+  telemetry: Type.Union([Type.Object({ dsn: Type.String() }), Type.Null()]),
   /**
    * Whose local geolocation database is loaded, so the site shows the credit
    * its licence asks for: null while none is (or it is neither's).
@@ -51,6 +57,11 @@ export function siteSettings(config: Config, readiness: Readiness): SiteSettings
       maxDownloadBytes: config.SPEEDTEST_DOWNLOAD_MAX_BYTES,
       maxUploadBytes: config.SPEEDTEST_UPLOAD_MAX_BYTES,
     },
+    // A DSN the tunnel cannot relay to leaves it unmounted (routes/monitoring), so the page is told nothing either.
+    telemetry:
+      config.TELEMETRY_DSN_FRONTEND && ingestUrl(config.TELEMETRY_DSN_FRONTEND)
+        ? { dsn: config.TELEMETRY_DSN_FRONTEND }
+        : null,
     geoDatabase: loadedGeoDatabase(readiness),
     globalping: { apiBase: config.GLOBALPING_API_BASE },
     webrtc: { stunServers: config.WEBRTC_STUN_SERVERS.split(',').map((url) => url.trim()) },
@@ -75,6 +86,7 @@ export function plainHttpOrigins(settings: SiteSettings): string[] {
     else if (Array.isArray(value)) value.forEach(visit);
     else if (value && typeof value === 'object') Object.values(value).forEach(visit);
   };
-  visit(settings);
+  // The browser never contacts the DSN's host: its reports go through /api/monitoring.
+  visit({ ...settings, telemetry: null });
   return [...origins];
 }

@@ -50,6 +50,7 @@ test('the front listener serves the public settings the pages read, from the run
         addresses: { ipv4Origin: null, ipv6Origin: null },
         ruleTest: { origins: [] },
         speedTest: { cloudflare, maxDownloadBytes: 100_000_000, maxUploadBytes: 50_000_000 },
+        telemetry: null,
         webrtc: {
           stunServers: [
             'stun:stun.l.google.com:19302',
@@ -135,6 +136,23 @@ test('the site may connect to any HTTPS origin and to the plain-HTTP origins the
     extra: ['http://v4.example:8080/x', 'https://secure.example'],
   };
   assert.deepEqual(plainHttpOrigins(named as unknown as SiteSettings), ['http://v4.example:8080']);
+});
+
+test('the site is told the telemetry DSN only when the tunnel relays it, and never connects to its host', async () => {
+  for (const [dsn, expected] of [
+    ['', null],
+    ['not a dsn', null],
+    ['http://publickey@ingest.example:9000/42', { dsn: 'http://publickey@ingest.example:9000/42' }],
+  ] as const) {
+    const front = await frontWith(dsn ? { TELEMETRY_DSN_FRONTEND: dsn } : {});
+    try {
+      assert.deepEqual(JSON.parse((await front.get('/site-settings.json')).text).telemetry, expected);
+      const policy = String((await front.get('/')).headers['content-security-policy']);
+      assert.match(policy, /(^|; )connect-src 'self' https:(;|$)/);
+    } finally {
+      await front.close();
+    }
+  }
 });
 
 test("the settings name whose geo database is loaded, for its licence's credit, and follow a replacement while running", async () => {

@@ -60,6 +60,12 @@ export const ConfigSchema = Type.Object({
     Type.String({ default: 'https://api.globalping.io', pattern: '^https?://[^/?#\\s]+(/[^?#\\s]*)?$' }),
     (v) => v.replace(/\/+$/, ''),
   ),
+  DNS_LEAK_ZONE: Type.String({ default: 'leak.ipcheck.ing', pattern: '^[a-z0-9-]+(\\.[a-z0-9-]+)+$' }),
+  INVISIBILITY_TEST_KEY: Type.String({ default: '', pattern: '^[A-Za-z0-9_-]*$' }),
+  INVISIBILITY_SCRIPT_ORIGIN: Type.String({
+    default: 'https://proxydetectjs.ipcheck.ing',
+    pattern: '^https?://[^/?#\\s]+$',
+  }),
 
   GEODB_PROVIDER: Type.Enum(['maxmind', 'dbip'], { default: 'maxmind' }),
   GEODB_ACCOUNT_ID: Text,

@@ -28,6 +28,12 @@ export const SiteSettings = Type.Object({
     /** Globalping's API, called from the browser without a token (GLOBALPING_API_BASE). */
     apiBase: Type.String(),
   }),
+  privateTools: Type.Object({
+    /** The companion's zone the in-depth DNS leak page looks names up under (DNS_LEAK_ZONE). */
+    leakZone: Type.String(),
+    /** The proxy-detection script with its public key, without the job id; null while no key is set. */
+    invisibilityScript: Type.Union([Type.String(), Type.Null()]),
+  }),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
 
@@ -40,6 +46,12 @@ export function siteSettings(config: Config, readiness: Readiness): SiteSettings
     speedTest: { cloudflare: config.SPEEDTEST_CLOUDFLARE },
     geoDatabase: loadedGeoDatabase(readiness),
     globalping: { apiBase: config.GLOBALPING_API_BASE },
+    privateTools: {
+      leakZone: config.DNS_LEAK_ZONE,
+      invisibilityScript: config.INVISIBILITY_TEST_KEY
+        ? `${config.INVISIBILITY_SCRIPT_ORIGIN}/?pdKey=${config.INVISIBILITY_TEST_KEY}`
+        : null,
+    },
   };
 }
 
@@ -62,4 +74,10 @@ export function plainHttpOrigins(settings: SiteSettings): string[] {
   };
   visit(settings);
   return [...origins];
+}
+
+/** The origins of the third-party scripts the settings name, which the site's CSP lets run. */
+export function scriptOrigins(settings: SiteSettings): string[] {
+  const script = settings.privateTools.invisibilityScript;
+  return script ? [new URL(script).origin] : [];
 }

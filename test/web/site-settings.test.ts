@@ -52,6 +52,7 @@ test('the front listener serves the public settings the pages read, from the run
         speedTest: { cloudflare },
         globalping: { apiBase: 'https://api.globalping.io' },
         geoDatabase: null,
+        privateTools: { leakZone: 'leak.ipcheck.ing', invisibilityScript: null },
       });
     } finally {
       await front.close();
@@ -66,6 +67,26 @@ test('GLOBALPING_API_BASE reaches the pages without its trailing slash, and a pl
     assert.deepEqual(JSON.parse(res.text).globalping, { apiBase: 'http://globalping.internal:8080' });
     const policy = String((await front.get('/')).headers['content-security-policy']);
     assert.match(policy, /(^|; )connect-src 'self' https: http:\/\/globalping\.internal:8080(;|$)/);
+  } finally {
+    await front.close();
+  }
+});
+
+test('the proxy-detection script reaches the pages with its key, and only its origin joins script-src', async () => {
+  const front = await frontWith({
+    INVISIBILITY_TEST_KEY: 'pd-key_1',
+    INVISIBILITY_SCRIPT_ORIGIN: 'https://detect.example',
+    DNS_LEAK_ZONE: 'leak.netdiag.example',
+  });
+  try {
+    const res = await front.get('/site-settings.json');
+    assert.deepEqual(JSON.parse(res.text).privateTools, {
+      leakZone: 'leak.netdiag.example',
+      invisibilityScript: 'https://detect.example/?pdKey=pd-key_1',
+    });
+    const policy = String((await front.get('/')).headers['content-security-policy']);
+    assert.match(policy, /(^|; )script-src 'self' https:\/\/detect\.example(;|$)/);
+    assert.match(policy, /(^|; )connect-src 'self' https:(;|$)/);
   } finally {
     await front.close();
   }

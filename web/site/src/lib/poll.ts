@@ -1,4 +1,4 @@
-import type { Clock } from './fetch-within';
+import type { Clock } from './fetch-within.js';
 
 type Timers = Pick<Clock, 'setTimeout' | 'clearTimeout'>;
 

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/client';
+import { ApiError } from '../api/client.js';
 
 /**
  * What a private-API call came to, in the states its pages put into words:

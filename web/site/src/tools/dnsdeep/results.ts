@@ -1,6 +1,6 @@
-import type { SectionBody } from '../../lib/report-sections';
-import { isIp, isIpv4 } from '../../lib/ip';
-import type { Session } from './session';
+import type { SectionBody } from '../../lib/report-sections.js';
+import { isIp, isIpv4 } from '../../lib/ip.js';
+import type { Session } from './session.js';
 
 type Query = Session['queries'][number];
 type SectionQuery = SectionBody<'enhanceddnsleak'>['queries'][number];

@@ -1,8 +1,8 @@
 import type { Static } from 'typebox';
 import type { LeakSession } from '../../../../../routes/private-tools/schemas.js';
-import type { Clock } from '../../lib/fetch-within';
-import { callPrivate, type PrivateOutcome } from '../../lib/private-call';
-import { poll } from '../../lib/poll';
+import type { Clock } from '../../lib/fetch-within.js';
+import { callPrivate, type PrivateOutcome } from '../../lib/private-call.js';
+import { poll } from '../../lib/poll.js';
 
 export type Session = Static<typeof LeakSession>;
 export type RandomBytes = (length: number) => Uint8Array;

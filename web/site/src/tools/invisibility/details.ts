@@ -1,4 +1,4 @@
-import type { Detection } from './job';
+import type { Detection } from './job.js';
 
 type Translate = (key: string, values: Record<string, unknown>) => string;
 

@@ -1,8 +1,8 @@
 import type { Static } from 'typebox';
 import type { InvisibilityResult, Pending } from '../../../../../routes/private-tools/schemas.js';
-import type { Clock } from '../../lib/fetch-within';
-import { callPrivate, type PrivateOutcome } from '../../lib/private-call';
-import { poll } from '../../lib/poll';
+import type { Clock } from '../../lib/fetch-within.js';
+import { callPrivate, type PrivateOutcome } from '../../lib/private-call.js';
+import { poll } from '../../lib/poll.js';
 
 export type Detection = Static<typeof InvisibilityResult>;
 type Answer = Detection | Static<typeof Pending> | { message?: unknown };

@@ -1,6 +1,6 @@
-import type { SectionBody } from '../../lib/report-sections';
-import { isIp } from '../../lib/ip';
-import type { Detection } from './job';
+import type { SectionBody } from '../../lib/report-sections.js';
+import { isIp } from '../../lib/ip.js';
+import type { Detection } from './job.js';
 
 /** The reference's signals in its order, each read where the companion's answer puts it. */
 export const SIGNALS = [

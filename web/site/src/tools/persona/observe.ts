@@ -1,6 +1,6 @@
-import type { Clock } from '../../lib/fetch-within';
-import type { ReportSections } from '../../lib/report-sections';
-import { pause } from '../../lib/poll';
+import type { Clock } from '../../lib/fetch-within.js';
+import type { ReportSections } from '../../lib/report-sections.js';
+import { pause } from '../../lib/poll.js';
 
 /** What the browser says about its own locale (the reference's `browser` and `intl` parts). */
 export function observeBrowser(now: Date, intl = Intl) {

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { PersonaEvaluation } from '../../../../../routes/private-tools/schemas.js';
-import type { SectionBody } from '../../lib/report-sections';
+import type { SectionBody } from '../../lib/report-sections.js';
 
 export type Evaluation = Static<typeof PersonaEvaluation>;
 type Section = SectionBody<'persona'>;

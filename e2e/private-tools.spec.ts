@@ -79,7 +79,10 @@ test.describe('in-depth DNS leak', () => {
     await page.getByLabel('One row per resolver and subnet').uncheck();
     await expect(rows).toHaveCount(4);
 
-    const names = thirdParty.seen().map((r) => r.host).filter((h) => h.endsWith('.leak.ipcheck.ing'));
+    const names = thirdParty
+      .seen()
+      .map((r) => r.host)
+      .filter((h) => h.endsWith('.leak.ipcheck.ing'));
     expect(names).toHaveLength(4);
     const token = names[0]!.split('.')[1];
     expect(token).toMatch(/^[0-9a-f]{32}$/);
@@ -97,7 +100,10 @@ test.describe('in-depth DNS leak', () => {
     await screenshots(page, 'dnsdeep-report');
   });
 
-  test('pending then done: the page keeps polling while the companion has seen no resolver', async ({ page, thirdParty }) => {
+  test('pending then done: the page keeps polling while the companion has seen no resolver', async ({
+    page,
+    thirdParty,
+  }) => {
     leakZone(thirdParty);
     await signIn(page, DEMO_TOKENS.slow);
     const polls = countRequests(page, '/api/dnsleaktest/session/');
@@ -125,7 +131,9 @@ test.describe('in-depth DNS leak', () => {
     const polls = countRequests(page, '/api/dnsleaktest/session/');
     await page.goto('/dnsdeep');
     await page.getByRole('button', { name: 'Run the test' }).click();
-    await expect(page.getByRole('alert')).toContainText('monthly quota of private tests is used up', { timeout: 20_000 });
+    await expect(page.getByRole('alert')).toContainText('monthly quota of private tests is used up', {
+      timeout: 20_000,
+    });
     expect(polls()).toBe(1);
     await screenshots(page, 'dnsdeep-quota');
   });
@@ -198,7 +206,9 @@ test.describe('proxy detection', () => {
     allowRefusal(watch, 429);
     await signIn(page, DEMO_TOKENS.quotaUsed);
     await start(page);
-    await expect(page.getByRole('alert')).toContainText('monthly quota of private tests is used up', { timeout: 30_000 });
+    await expect(page.getByRole('alert')).toContainText('monthly quota of private tests is used up', {
+      timeout: 30_000,
+    });
   });
 
   test('a blocked detection script: the page names the likely blocker and offers to retry', async ({

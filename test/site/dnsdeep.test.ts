@@ -9,7 +9,12 @@ import {
   POLL_INTERVAL_MS,
   type Session,
 } from '../../web/site/src/tools/dnsdeep/session.js';
-import { dnssecOf, enhancedDnsLeakSection, reportRows, resolverRows } from '../../web/site/src/tools/dnsdeep/results.js';
+import {
+  dnssecOf,
+  enhancedDnsLeakSection,
+  reportRows,
+  resolverRows,
+} from '../../web/site/src/tools/dnsdeep/results.js';
 import { FakeClock, type Behaviour } from './fake-clock.js';
 import { assertAccepted, TESTED_AT } from './accepted-report.js';
 
@@ -17,7 +22,12 @@ const SESSION = JSON.parse(
   readFileSync(new URL('../fixtures/private-api.example/dnsleaktest-session.json', import.meta.url), 'utf8'),
 ) as Session;
 const EMPTY = { rawCount: 0, resolverCount: 0, queries: [] };
-const answer = (body: unknown, status = 200): Behaviour => ({ kind: 'answer', after: 10, status, body: JSON.stringify(body) });
+const answer = (body: unknown, status = 200): Behaviour => ({
+  kind: 'answer',
+  after: 10,
+  status,
+  body: JSON.stringify(body),
+});
 let seed = 0;
 const random = (n: number) => Uint8Array.from({ length: n }, () => (seed = (seed * 31 + 7) % 256));
 
@@ -59,10 +69,17 @@ async function polled(respond: (n: number) => Behaviour) {
 test('the session is polled 3.5 s after the lookups, and again 2.5 s apart while no resolver has been seen', async () => {
   const { outcome, times, requests, progress } = await polled((n) => answer(n < 2 ? EMPTY : SESSION));
   assert.equal(outcome?.kind, 'ok');
-  assert.deepEqual(times, [FIRST_POLL_MS, FIRST_POLL_MS + POLL_INTERVAL_MS + 10, FIRST_POLL_MS + 2 * (POLL_INTERVAL_MS + 10)]);
+  assert.deepEqual(times, [
+    FIRST_POLL_MS,
+    FIRST_POLL_MS + POLL_INTERVAL_MS + 10,
+    FIRST_POLL_MS + 2 * (POLL_INTERVAL_MS + 10),
+  ]);
   assert.equal(requests[0]!.url, `/api/dnsleaktest/session/${'f'.repeat(32)}?lang=zh-CN`);
   assert.equal((requests[0]!.init!.headers as Record<string, string>).authorization, 'Bearer x');
-  assert.deepEqual(progress.map((p) => p.attempt), [1, 2, 3]);
+  assert.deepEqual(
+    progress.map((p) => p.attempt),
+    [1, 2, 3],
+  );
 
   const never = await polled(() => answer(EMPTY));
   assert.equal(never.times.length, 3, 'two more pulls, then the empty session is the answer');
@@ -104,7 +121,13 @@ test('rows: subnet carriers first, then by country, IPv4 before IPv6; one row pe
 test('DNSSEC: ok when every query asks and none switches validation off, none when no query asks', () => {
   assert.equal(dnssecOf([{ do: true, cd: false }]), 'ok');
   assert.equal(dnssecOf([{ do: true, cd: true }]), 'partial');
-  assert.equal(dnssecOf([{ do: true, cd: false }, { do: false, cd: false }]), 'partial');
+  assert.equal(
+    dnssecOf([
+      { do: true, cd: false },
+      { do: false, cd: false },
+    ]),
+    'partial',
+  );
   assert.equal(dnssecOf([{ do: false, cd: false }]), 'none');
   assert.equal(dnssecOf([]), 'none');
 });
@@ -119,7 +142,11 @@ test("the report section is one the service accepts, and a shared report's rows 
   const hostile = enhancedDnsLeakSection({
     rawCount: -3,
     resolverCount: 1.5,
-    queries: Array.from({ length: 200 }, () => ({ ...SESSION.queries[0]!, ip: 'not an ip', transport: 'x'.repeat(40) })),
+    queries: Array.from({ length: 200 }, () => ({
+      ...SESSION.queries[0]!,
+      ip: 'not an ip',
+      transport: 'x'.repeat(40),
+    })),
   } as Session);
   assert.equal(hostile.queries.length, 128);
   assertAccepted({ enhanceddnsleak: { testedAt: TESTED_AT, ...hostile } });

@@ -19,16 +19,18 @@ import { assertAccepted, TESTED_AT } from './accepted-report.js';
 const RESULT = JSON.parse(
   readFileSync(new URL('../fixtures/private-api.example/invisibility-result.json', import.meta.url), 'utf8'),
 ) as Detection;
-const answer = (body: unknown, status = 200): Behaviour => ({ kind: 'answer', after: 10, status, body: JSON.stringify(body) });
+const answer = (body: unknown, status = 200): Behaviour => ({
+  kind: 'answer',
+  after: 10,
+  status,
+  body: JSON.stringify(body),
+});
 
 test("a job id is 28 alphanumerics, the route's guard, led by the time and our tag", () => {
   const id = newJobId(1_764_139_200_123, (n) => Uint8Array.from({ length: n }, (_, i) => 250 + i));
   assert.match(id, /^[A-Za-z0-9]{28}$/);
   assert.ok(id.startsWith('1764139200123netdiagtst'));
-  assert.equal(
-    scriptUrl('https://detect.example/?pdKey=k', id),
-    `https://detect.example/?pdKey=k&pdVal=${id}`,
-  );
+  assert.equal(scriptUrl('https://detect.example/?pdKey=k', id), `https://detect.example/?pdKey=k&pdVal=${id}`);
 });
 
 test('pending is the route’s pending answer, the companion’s "Data not found", or a result without scores', () => {
@@ -53,7 +55,11 @@ async function polled(respond: (n: number) => Behaviour) {
 test('the job is polled 10 s after the script starts, then 10 s apart while pending, three more times at most', async () => {
   const done = await polled((n) => answer(n < 2 ? { status: 'pending' } : RESULT));
   assert.equal(done.outcome?.kind, 'ok');
-  assert.deepEqual(done.times, [FIRST_POLL_MS, FIRST_POLL_MS + PENDING_INTERVAL_MS + 10, FIRST_POLL_MS + 2 * (PENDING_INTERVAL_MS + 10)]);
+  assert.deepEqual(done.times, [
+    FIRST_POLL_MS,
+    FIRST_POLL_MS + PENDING_INTERVAL_MS + 10,
+    FIRST_POLL_MS + 2 * (PENDING_INTERVAL_MS + 10),
+  ]);
   assert.equal(done.requests[0]!.url, `/api/invisibility?id=${'a'.repeat(28)}`);
   assert.equal((done.requests[0]!.init!.headers as Record<string, string>).authorization, 'Bearer x');
 
@@ -73,7 +79,10 @@ test('failures are retried 8 s apart, three times; sign-in and quota refusals ar
 
 test('the fourteen signals in the reference’s order, the scores floored, and a section the service accepts', () => {
   const flags = flagsOf(RESULT);
-  assert.deepEqual(flags.map((f) => f.key), SIGNALS.map(([key]) => key));
+  assert.deepEqual(
+    flags.map((f) => f.key),
+    SIGNALS.map(([key]) => key),
+  );
   assert.equal(flags.length, 14);
   assert.deepEqual(
     flags.filter((f) => f.flagged).map((f) => f.key),

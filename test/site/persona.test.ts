@@ -46,7 +46,10 @@ test('odd grades, scores, counts and results are read as unknown, ungraded, zero
     } as unknown as Evaluation,
     '',
   );
-  assert.deepEqual([odd.grade, odd.score, odd.counts.total, odd.counts.match, odd.counts.leak], ['unknown', null, 64, 0, 0]);
+  assert.deepEqual(
+    [odd.grade, odd.score, odd.counts.total, odd.counts.match, odd.counts.leak],
+    ['unknown', null, 64, 0, 0],
+  );
   assert.equal(odd.results.length, 32);
   assert.ok(odd.results.every((r) => r.axis === 'match'));
   assertAccepted({ persona: { testedAt: TESTED_AT, ...odd } });
@@ -57,7 +60,10 @@ test("a country's time zones and likely language come from the browser's Intl; a
   assert.deepEqual(zonesOf('DE'), ['Europe/Berlin', 'Europe/Busingen']);
   assert.equal(likelyLanguage('DE'), 'de-DE');
   assert.equal(likelyLanguage('JP'), 'ja-JP');
-  assert.deepEqual([cardBin('4111 11'), cardBin('4111-1111'), cardBin('41111'), cardBin('411111111')], ['411111', '41111111', null, null]);
+  assert.deepEqual(
+    [cardBin('4111 11'), cardBin('4111-1111'), cardBin('41111'), cardBin('411111111')],
+    ['411111', '41111111', null, null],
+  );
 });
 
 test('the browser observation: zone, offsets now and in January and July of two years, languages, own formats', () => {
@@ -74,7 +80,15 @@ test('keyboard layouts are told by their letters; no Keyboard API reads as none'
   assert.equal(layoutOf({ KeyQ: 'q', KeyW: 'w', KeyY: 'y' }), 'qwerty');
   assert.equal(layoutOf({ KeyQ: 'q', IntlYen: '¥' }), 'jis');
   assert.equal(await observeKeyboard(undefined), null);
-  const keyboard = { getLayoutMap: async () => new Map([['KeyQ', 'q'], ['KeyW', 'w'], ['KeyY', 'y'], ['Digit1', '1']]) };
+  const keyboard = {
+    getLayoutMap: async () =>
+      new Map([
+        ['KeyQ', 'q'],
+        ['KeyW', 'w'],
+        ['KeyY', 'y'],
+        ['Digit1', '1'],
+      ]),
+  };
   assert.deepEqual(await observeKeyboard(keyboard), { keys: { KeyQ: 'q', KeyW: 'w', KeyY: 'y' }, layout: 'qwerty' });
 });
 
@@ -84,7 +98,10 @@ test('voices listed late get 600 ms; the trace is read for its edge, and a silen
   await clock.advance(600);
   assert.deepEqual(await late, { languages: [], count: 0 });
   assert.deepEqual(
-    await observeVoices({ getVoices: () => [{ lang: 'en-US' }, { lang: 'en-US' }, { lang: 'de-DE' }], addEventListener: () => undefined }, clock),
+    await observeVoices(
+      { getVoices: () => [{ lang: 'en-US' }, { lang: 'en-US' }, { lang: 'de-DE' }], addEventListener: () => undefined },
+      clock,
+    ),
     { languages: ['en-US', 'de-DE'], count: 3 },
   );
   assert.deepEqual(parseTrace('fl=1\nh=x\nip=1.2.3.4\ncolo=FRA\nhttp=http/2\nloc=DE\ntls=TLSv1.3\n'), {
@@ -102,7 +119,10 @@ test('voices listed late get 600 ms; the trace is read for its edge, and a silen
 
 test("the other tools' results of this visit are passed on in the reference's slices", () => {
   const slices = observedSections({
-    webrtc: { testedAt: TESTED_AT, servers: [{ id: 'g', url: 'stun:x', ip: '8.8.8.8', natType: 'srflx', countryCode: 'US', org: 'G' }] },
+    webrtc: {
+      testedAt: TESTED_AT,
+      servers: [{ id: 'g', url: 'stun:x', ip: '8.8.8.8', natType: 'srflx', countryCode: 'US', org: 'G' }],
+    },
   });
   assert.deepEqual(slices, {
     ip: undefined,

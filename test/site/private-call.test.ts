@@ -11,10 +11,9 @@ test("a private answer's refusals read as the contract's markers say", async () 
   assert.deepEqual(await readPrivate(reply(401, { message: 'whatever' })), { kind: 'signIn' });
   assert.deepEqual(await readPrivate(reply(403, { error: 'Sign in required' })), { kind: 'signIn' });
   assert.deepEqual(await readPrivate(reply(401, { error: 'Invalid token' })), { kind: 'invalidToken' });
-  assert.deepEqual(
-    await readPrivate(reply(429, { error: 'Monthly quota exceeded', code: 'quota_exceeded' })),
-    { kind: 'quota' },
-  );
+  assert.deepEqual(await readPrivate(reply(429, { error: 'Monthly quota exceeded', code: 'quota_exceeded' })), {
+    kind: 'quota',
+  });
   const limiter = await readPrivate(reply(429, { message: 'Too Many Requests' }));
   assert.equal(limiter.kind === 'failed' && limiter.error.kind, 'rateLimited', 'the limiter is not the quota');
   const gate = await readPrivate(reply(403, { error: 'Access denied' }));
@@ -56,7 +55,13 @@ test('a poll asks after the first delay, then as long as the answer names anothe
   assert.deepEqual(asked, [1000, 1500, 2000]);
 
   const controller = new AbortController();
-  const stopped = poll(clock, 1000, async () => 1, () => 100, controller.signal);
+  const stopped = poll(
+    clock,
+    1000,
+    async () => 1,
+    () => 100,
+    controller.signal,
+  );
   await clock.advance(1500);
   controller.abort();
   assert.equal(await stopped, null);

@@ -36,12 +36,16 @@ export function registerPrivateToolsFakeRoutes(fake: FakeUpstream): void {
   const seen = new Set<string>();
   fake.on('GET', host, /^\/dnsleaktest\/session\/[0-9a-f]{32}$/, (req, res) => {
     if (refused(req, res)) return;
-    if (firstSlow(req, seen, req.path)) return json(res, { status: 'pending', rawCount: 0, resolverCount: 0, queries: [] });
+    if (firstSlow(req, seen, req.path)) {
+      return json(res, { status: 'pending', rawCount: 0, resolverCount: 0, queries: [] });
+    }
     json(res, fixture(host, 'dnsleaktest-session.json'));
   });
   fake.on('GET', host, '/invisibility', (req, res) => {
     if (refused(req, res)) return;
-    if (firstSlow(req, seen, `invisibility:${req.query.get('id')}`)) return json(res, { message: 'Data not found' }, 404);
+    if (firstSlow(req, seen, `invisibility:${req.query.get('id')}`)) {
+      return json(res, { message: 'Data not found' }, 404);
+    }
     json(res, fixture(host, 'invisibility-result.json'));
   });
   fake.on('POST', host, '/persona/evaluate', (req, res) => {

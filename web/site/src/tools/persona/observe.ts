@@ -113,10 +113,24 @@ export function observedSections(sections: Partial<ReportSections>) {
   return {
     ip: sections.ipinfo ? { cards: sections.ipinfo.cards } : undefined,
     webrtc: sections.webrtc
-      ? { servers: sections.webrtc.servers.map(({ ip, natType, countryCode, org }) => ({ ip, natType, countryCode, org })) }
+      ? {
+          servers: sections.webrtc.servers.map(({ ip, natType, countryCode, org }) => ({
+            ip,
+            natType,
+            countryCode,
+            org,
+          })),
+        }
       : undefined,
     dns: sections.dnsleak
-      ? { providers: sections.dnsleak.providers.map(({ name, ip, countryCode, org }) => ({ name, ip, countryCode, org })) }
+      ? {
+          providers: sections.dnsleak.providers.map(({ name, ip, countryCode, org }) => ({
+            name,
+            ip,
+            countryCode,
+            org,
+          })),
+        }
       : undefined,
   };
 }

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { shareAndOpen } from './store-report.js';
 import { expect, screenshots, tabTo, test, type Watch } from './fixtures.js';
 import type { ThirdParty } from './third-party.js';
 import { DEMO_TOKENS } from '../test/support/fake-routes/private-tools.js';
@@ -37,14 +38,6 @@ function cloudflareTrace(thirdParty: ThirdParty): void {
       .writeHead(200, { 'content-type': 'text/plain', 'access-control-allow-origin': '*' })
       .end('fl=1\nip=8.8.8.8\ncolo=EWR\nhttp=http/2\nloc=US\ntls=TLSv1.3\n');
   });
-}
-
-async function shareAndOpen(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Share report' }).click();
-  const link = page.getByLabel('Link to the report');
-  await expect(link).toHaveValue(/\/r\/[A-Za-z0-9_-]{22}$/);
-  await page.goto(await link.inputValue());
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Shared report');
 }
 
 /** How many requests the page has sent to a path so far. */

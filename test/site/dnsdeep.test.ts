@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import {
   FIRST_POLL_MS,
   lookUp,
@@ -16,18 +15,11 @@ import {
   resolverRows,
 } from '../../web/site/src/tools/dnsdeep/results.js';
 import { FakeClock, type Behaviour } from './fake-clock.js';
+import { answer, polled as pollOn, privateFixture } from './private-answers.js';
 import { assertAccepted, TESTED_AT } from './accepted-report.js';
 
-const SESSION = JSON.parse(
-  readFileSync(new URL('../fixtures/private-api.example/dnsleaktest-session.json', import.meta.url), 'utf8'),
-) as Session;
+const SESSION = privateFixture<Session>('dnsleaktest-session.json');
 const EMPTY = { rawCount: 0, resolverCount: 0, queries: [] };
-const answer = (body: unknown, status = 200): Behaviour => ({
-  kind: 'answer',
-  after: 10,
-  status,
-  body: JSON.stringify(body),
-});
 let seed = 0;
 const random = (n: number) => Uint8Array.from({ length: n }, () => (seed = (seed * 31 + 7) % 256));
 
@@ -54,16 +46,10 @@ test('the lookups go to every name at once as no-cors requests, and a failed con
 });
 
 async function polled(respond: (n: number) => Behaviour) {
-  let n = 0;
-  const times: number[] = [];
-  const clock = new FakeClock(() => {
-    times.push(clock.now());
-    return respond(n++);
-  });
   const progress: Array<{ attempt: number; most: number }> = [];
-  const result = pollSession(clock, 'f'.repeat(32), 'zh-CN', { authorization: 'Bearer x' }, (p) => progress.push(p));
-  await clock.advance(30_000);
-  return { outcome: await result, times, requests: clock.requests, progress };
+  const run = (clock: FakeClock) =>
+    pollSession(clock, 'f'.repeat(32), 'zh-CN', { authorization: 'Bearer x' }, (p) => progress.push(p));
+  return { ...(await pollOn(respond, run, 30_000)), progress };
 }
 
 test('the session is polled 3.5 s after the lookups, and again 2.5 s apart while no resolver has been seen', async () => {

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import {
   FAILED_INTERVAL_MS,
   FIRST_POLL_MS,
@@ -13,18 +12,11 @@ import {
 } from '../../web/site/src/tools/invisibility/job.js';
 import { bandOf, flagsOf, invisibilitySection, SIGNALS } from '../../web/site/src/tools/invisibility/results.js';
 import { detailsOf } from '../../web/site/src/tools/invisibility/details.js';
-import { FakeClock, type Behaviour } from './fake-clock.js';
+import type { Behaviour } from './fake-clock.js';
+import { answer, polled as pollOn, privateFixture } from './private-answers.js';
 import { assertAccepted, TESTED_AT } from './accepted-report.js';
 
-const RESULT = JSON.parse(
-  readFileSync(new URL('../fixtures/private-api.example/invisibility-result.json', import.meta.url), 'utf8'),
-) as Detection;
-const answer = (body: unknown, status = 200): Behaviour => ({
-  kind: 'answer',
-  after: 10,
-  status,
-  body: JSON.stringify(body),
-});
+const RESULT = privateFixture<Detection>('invisibility-result.json');
 
 test("a job id is 28 alphanumerics, the route's guard, led by the time and our tag", () => {
   const id = newJobId(1_764_139_200_123, (n) => Uint8Array.from({ length: n }, (_, i) => 250 + i));
@@ -40,17 +32,8 @@ test('pending is the route’s pending answer, the companion’s "Data not found
   assert.equal(isPending(RESULT), false);
 });
 
-async function polled(respond: (n: number) => Behaviour) {
-  let n = 0;
-  const times: number[] = [];
-  const clock = new FakeClock(() => {
-    times.push(clock.now());
-    return respond(n++);
-  });
-  const result = pollJob(clock, 'a'.repeat(28), { authorization: 'Bearer x' });
-  await clock.advance(120_000);
-  return { outcome: await result, times, requests: clock.requests };
-}
+const polled = (respond: (n: number) => Behaviour) =>
+  pollOn(respond, (clock) => pollJob(clock, 'a'.repeat(28), { authorization: 'Bearer x' }), 120_000);
 
 test('the job is polled 10 s after the script starts, then 10 s apart while pending, three more times at most', async () => {
   const done = await polled((n) => answer(n < 2 ? { status: 'pending' } : RESULT));

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { gradeOf, personaSection, scoreOf, type Evaluation } from '../../web/site/src/tools/persona/results.js';
 import { cardBin, likelyLanguage, zonesOf } from '../../web/site/src/tools/persona/persona.js';
 import {
@@ -15,10 +14,9 @@ import {
 } from '../../web/site/src/tools/persona/observe.js';
 import { FakeClock } from './fake-clock.js';
 import { assertAccepted, TESTED_AT } from './accepted-report.js';
+import { privateFixture } from './private-answers.js';
 
-const EVALUATION = JSON.parse(
-  readFileSync(new URL('../fixtures/private-api.example/persona-evaluation.json', import.meta.url), 'utf8'),
-) as Evaluation;
+const EVALUATION = privateFixture<Evaluation>('persona-evaluation.json');
 
 test('the graded report becomes a section the service accepts, without any check’s detail', () => {
   const section = personaSection(EVALUATION, 'us');

@@ -22,6 +22,8 @@ test("a private answer's refusals read as the contract's markers say", async () 
   assert.equal(upstream.kind === 'failed' && upstream.error.kind, 'upstream');
   const odd = await readPrivate(new Response('<html>', { status: 500 }));
   assert.equal(odd.kind === 'failed' && odd.error.detail, '', 'a body that is not JSON says nothing');
+  const garbled = await readPrivate(new Response('{"rawCount": 1', { status: 200 }));
+  assert.equal(garbled.kind === 'failed' && garbled.error.kind, 'upstream', 'a success that is not JSON is a failure');
 });
 
 test('a private call sends the sign-in headers, and a lost connection is a network failure', async () => {

@@ -37,8 +37,15 @@ function errorText(text: string): string {
  * for a visitor it does not know. A 403 without either is the Referer gate's.
  */
 export async function readPrivate<T>(response: Response): Promise<PrivateOutcome<T>> {
-  if (response.ok) return { kind: 'ok', data: (await response.json()) as T };
   const text = await response.text().catch(() => '');
+  if (response.ok) {
+    try {
+      return { kind: 'ok', data: JSON.parse(text) as T };
+    } catch {
+      // A success whose body is not JSON is a broken answer of the source behind the route.
+      return { kind: 'failed', error: failure(502, '') };
+    }
+  }
   if (response.status === 429 && text.includes('quota_exceeded')) return { kind: 'quota' };
   if (response.status === 401 || response.status === 403) {
     if (text.includes('Invalid token')) return { kind: 'invalidToken' };

@@ -73,6 +73,12 @@ export const ConfigSchema = Type.Object({
   SPEEDTEST_CLIENT_BYTES: Type.Integer({ minimum: 1, default: 2_000_000_000 }),
   SPEEDTEST_RATE_LIMIT: Type.Integer({ minimum: 0, default: 1000 }),
   SPEEDTEST_CLIENT_TRANSFERS: Type.Integer({ minimum: 1, default: 8 }),
+  DNS_LEAK_ZONE: Type.String({ default: 'leak.ipcheck.ing', pattern: '^[a-z0-9-]+(\\.[a-z0-9-]+)+$' }),
+  INVISIBILITY_TEST_KEY: Type.String({ default: '', pattern: '^[A-Za-z0-9_-]*$' }),
+  INVISIBILITY_SCRIPT_ORIGIN: Type.String({
+    default: 'https://proxydetectjs.ipcheck.ing',
+    pattern: '^https?://[^/?#\\s]+$',
+  }),
 
   GEODB_PROVIDER: Type.Enum(['maxmind', 'dbip'], { default: 'maxmind' }),
   GEODB_ACCOUNT_ID: Text,

@@ -10,7 +10,7 @@ import { NOT_BUILT_PAGE } from './not-built-page.js';
 import { FRONT_HEADERS, securityHeaders } from './security-headers.js';
 import { sendSiteFile } from './send-site-file.js';
 import { lookup, type MemoryCaps } from './site-files.js';
-import { plainHttpOrigins, SITE_SETTINGS_PATH, SiteSettings, siteSettings } from './site-settings.js';
+import { plainHttpOrigins, scriptOrigins, SITE_SETTINGS_PATH, SiteSettings, siteSettings } from './site-settings.js';
 import operations from '../operations/index.js';
 import openapi from '../openapi/index.js';
 import commandLine, { answerInListener, faceRequest } from './command-line/index.js';
@@ -49,7 +49,8 @@ export function siteRoot(frontendDir: string): string {
  * times the CPU of the API request itself (docs/decisions/0001).
  */
 export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOptions): Promise<FastifyInstance> {
-  const headers = securityHeaders(plainHttpOrigins(siteSettings(api.config, api.readiness)));
+  const settings = siteSettings(api.config, api.readiness);
+  const headers = securityHeaders(plainHttpOrigins(settings), scriptOrigins(settings));
   const site = await LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps, headers });
   const app = fastifyLoggingTo(logger, {
     serverFactory: (handler) =>

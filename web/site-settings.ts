@@ -43,6 +43,12 @@ export const SiteSettings = Type.Object({
   }),
   /** The project's code repository on GitHub, `owner/name` (REPO_STARS_REPOSITORY): the footer's star count links to it. */
   repository: Type.String(),
+  privateTools: Type.Object({
+    /** The companion's zone the in-depth DNS leak page looks names up under (DNS_LEAK_ZONE). */
+    leakZone: Type.String(),
+    /** The proxy-detection script with its public key, without the job id; null while no key is set. */
+    invisibilityScript: Type.Union([Type.String(), Type.Null()]),
+  }),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
 
@@ -66,6 +72,12 @@ export function siteSettings(config: Config, readiness: Readiness): SiteSettings
     globalping: { apiBase: config.GLOBALPING_API_BASE },
     webrtc: { stunServers: config.WEBRTC_STUN_SERVERS.split(',').map((url) => url.trim()) },
     repository: config.REPO_STARS_REPOSITORY,
+    privateTools: {
+      leakZone: config.DNS_LEAK_ZONE,
+      invisibilityScript: config.INVISIBILITY_TEST_KEY
+        ? `${config.INVISIBILITY_SCRIPT_ORIGIN}/?pdKey=${config.INVISIBILITY_TEST_KEY}`
+        : null,
+    },
   };
 }
 
@@ -89,4 +101,10 @@ export function plainHttpOrigins(settings: SiteSettings): string[] {
   // The browser never contacts the DSN's host: its reports go through /api/monitoring.
   visit({ ...settings, telemetry: null });
   return [...origins];
+}
+
+/** The origins of the third-party scripts the settings name, which the site's CSP lets run. */
+export function scriptOrigins(settings: SiteSettings): string[] {
+  const script = settings.privateTools.invisibilityScript;
+  return script ? [new URL(script).origin] : [];
 }

@@ -62,6 +62,7 @@ test('the front listener serves the public settings the pages read, from the run
         globalping: { apiBase: 'https://api.globalping.io' },
         geoDatabase: null,
         repository: 'jason5ng32/MyIP',
+        privateTools: { leakZone: 'leak.ipcheck.ing', invisibilityScript: null },
       });
     } finally {
       await front.close();
@@ -95,6 +96,26 @@ test('the WebRTC leak test asks the STUN servers WEBRTC_STUN_SERVERS names, in i
   try {
     const settings = JSON.parse((await front.get('/site-settings.json')).text) as SiteSettings;
     assert.deepEqual(settings.webrtc, { stunServers: ['stun:stun.example.net', 'stun:[2001:db8::1]:3479'] });
+  } finally {
+    await front.close();
+  }
+});
+
+test('the proxy-detection script reaches the pages with its key, and only its origin joins script-src', async () => {
+  const front = await frontWith({
+    INVISIBILITY_TEST_KEY: 'pd-key_1',
+    INVISIBILITY_SCRIPT_ORIGIN: 'https://detect.example',
+    DNS_LEAK_ZONE: 'leak.netdiag.example',
+  });
+  try {
+    const res = await front.get('/site-settings.json');
+    assert.deepEqual(JSON.parse(res.text).privateTools, {
+      leakZone: 'leak.netdiag.example',
+      invisibilityScript: 'https://detect.example/?pdKey=pd-key_1',
+    });
+    const policy = String((await front.get('/')).headers['content-security-policy']);
+    assert.match(policy, /(^|; )script-src 'self' https:\/\/detect\.example(;|$)/);
+    assert.match(policy, /(^|; )connect-src 'self' https:(;|$)/);
   } finally {
     await front.close();
   }

@@ -1,4 +1,4 @@
-import type { ReportSectionId, ReportSections } from '../lib/report-sections';
+import type { ReportSectionId, ReportSections } from '../lib/report-sections.js';
 
 /** Every achievement the companion API knows, in the order the profile lists them (the reference's). */
 export const ACHIEVEMENTS = [

@@ -1,4 +1,4 @@
-import type { SiteSettings } from '../api/site-settings';
+import type { SiteSettings } from '../../../site-settings.js';
 
 export type SignInSettings = NonNullable<SiteSettings['signIn']>;
 

@@ -40,6 +40,8 @@ export async function startOidcProvider(port: number, site: string): Promise<Run
       sub === E2E_USER.sub ? { accountId: sub, claims: () => ({ ...E2E_USER, email_verified: true }) } : undefined,
     features: { devInteractions: { enabled: true } },
     cookies: { keys: ['e2e-only-cookie-key'] },
+    // Lifetimes set (its defaults print a notice each): an hour, longer than any test.
+    ttl: { AccessToken: 3600, IdToken: 3600, Interaction: 3600, Session: 3600, Grant: 3600 },
   });
   // The browser asks the provider's pages for an icon; a 404 would fail the test's watch.
   provider.use(async (ctx, next) => {

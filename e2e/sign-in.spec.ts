@@ -142,7 +142,9 @@ test('without the sign-in settings there is no sign-in button, and the profile n
   await screenshots(page, 'profile-off');
 });
 
-test('a visitor who never signed in downloads no sign-in code', async ({ page }) => {
+test('a visitor who never signed in downloads no sign-in code, and the button fits a phone’s header', async ({
+  page,
+}) => {
   const scripts: string[] = [];
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
@@ -151,4 +153,9 @@ test('a visitor who never signed in downloads no sign-in code', async ({ page })
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await expect(page.locator('.hero-ip')).toHaveText('8.8.8.8');
   expect(scripts.filter((path) => /oidc|achievements|Profile/i.test(path))).toEqual([]);
+  // The button fits the phone's header beside the name and the language, unclipped.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const button = page.locator('.account-button');
+  expect(await button.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await screenshots(page, 'home-sign-in');
 });

@@ -22,14 +22,9 @@ test('speed: each download and upload threshold is reached at its value, not bel
   assert.deepEqual(speed(99.9, 49.9), []);
   assert.deepEqual(speed(100, 50), ['BarelyEnough', 'SteadyGoing']);
   assert.deepEqual(speed(500, 200), ['BarelyEnough', 'RapidPace', 'SteadyGoing', 'TooFastTooSimple']);
-  assert.deepEqual(speed(1000, 1000), [
-    'BarelyEnough',
-    'RapidPace',
-    'TorrentFlow',
-    'SteadyGoing',
-    'TooFastTooSimple',
-    'SwiftAscent',
-  ]);
+  assert.deepEqual(speed(1000, 0), ['BarelyEnough', 'RapidPace', 'TorrentFlow']);
+  assert.deepEqual(speed(0, 1000), ['SteadyGoing', 'TooFastTooSimple', 'SwiftAscent']);
+  assert.deepEqual(speed(1000, 1000), [...speed(1000, 0), ...speed(0, 1000)]);
   assert.deepEqual(speed(null, null), []);
 });
 

@@ -54,6 +54,12 @@ test('a visitor signs in at the provider, sees the profile, unlocks an achieveme
   const claims = bearerClaims(await profileAsked);
   expect(claims).toMatchObject({ iss: issuer(), aud: E2E_OIDC_CLIENT, sub: E2E_USER.sub, name: E2E_USER.name });
 
+  // /signed-in again (a reload, Back): nothing to finish, the visitor is signed in and sees the profile.
+  await page.goto('/signed-in');
+  await page.waitForURL('**/profile');
+  await expect(menuButton(page)).toBeVisible();
+  await page.goto('/connectivity');
+
   // A site of the visitor's own unlocks "Add, sweet add", recorded with the same token.
   const unlock = page.waitForRequest((r) => r.url().endsWith('/api/updateuserachievement'));
   await page.getByLabel('Name').fill('Intranet');

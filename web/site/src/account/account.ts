@@ -52,8 +52,8 @@ export async function refreshAccount(): Promise<void> {
     return;
   }
   Object.assign(account, { state: 'signedIn', name: user.name, email: user.email });
-  const { startAchievements } = await import('./achievements');
-  await startAchievements();
+  // Not waited for: the page the visitor returns to need not wait for the profile.
+  void import('./achievements').then(({ startAchievements }) => startAchievements()).catch(() => undefined);
 }
 
 /** Leaves for the provider's sign-in page, to come back to `back`. */

@@ -32,7 +32,9 @@ async function send(path: string, init: RequestInit = {}): Promise<Response> {
 
 /** The signed-in visitor's profile from the companion API (frontend contract §17). */
 export async function getUserInfo(signal?: AbortSignal): Promise<UserInfo> {
-  return (await (await send('/api/getuserinfo', { signal })).json()) as UserInfo;
+  const body: unknown = await (await send('/api/getuserinfo', { signal })).json();
+  // Passed through from the companion API: anything but an object is read as an empty profile.
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as UserInfo) : {};
 }
 
 /** Records an unlocked achievement (§18); the answer is not read, success or failure only. */

@@ -109,6 +109,36 @@ test('a visitor signs in at the provider, sees the profile, unlocks an achieveme
   await expect(page.getByText('Sign in to see your profile')).toBeVisible();
 });
 
+test('the profile says in words when the companion API is not set up, refuses the token, or answers nonsense', async ({
+  page,
+  watch,
+}) => {
+  watch.allow(/HTTP (500|401): .*\/api\/getuserinfo/);
+  watch.allow(/console error: Failed to load resource: the server responded with a status of (500|401)/);
+  let answer = { status: 500, json: { error: 'API key is missing' } as unknown };
+  await page.route('**/api/getuserinfo', (route) => route.fulfill(answer));
+  await page.goto('/profile');
+  await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+  await signInAtProvider(page);
+  await page.waitForURL('**/profile');
+  const main = page.getByRole('main');
+  await expect(main.locator('.note-off code')).toHaveText(['PRIVATE_API_KEY', 'PRIVATE_API_ENDPOINT']);
+
+  answer = { status: 401, json: { error: 'Invalid token' } };
+  await page.reload();
+  await expect(main.getByRole('alert')).toHaveText(
+    'The profile service did not accept your sign-in. Sign out, then sign in again.',
+  );
+
+  answer = { status: 200, json: null };
+  await page.reload();
+  await expect(main.locator('.row').filter({ hasText: 'Level' })).toContainText('Not known');
+  await expect(main.getByRole('row').filter({ hasText: 'Proxy detection' })).toContainText(/Not known\s*Not known/);
+  // An empty profile holds nothing, so signing in itself unlocks "I am human".
+  await expect(main).toContainText('1 of 27 unlocked');
+  await expect(main.locator('.achievements li').filter({ hasText: 'I am human' })).toContainText('Unlocked on');
+});
+
 test('a sign-in cancelled at the provider says so in words, and the visitor stays signed out', async ({ page }) => {
   await page.goto('/profile');
   await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();

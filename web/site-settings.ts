@@ -16,6 +16,11 @@ export const SiteSettings = Type.Object({
   addresses: Type.Object({ ipv4Origin: Origin, ipv6Origin: Origin }),
   /** Hostnames of this same service the proxy rule test asks (RULE_TEST_ORIGINS); empty: the built-in echo services. */
   ruleTest: Type.Object({ origins: Type.Array(Type.String()) }),
+  /** The OpenID Connect provider visitors sign in with (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_SCOPES); null: no sign-in. */
+  signIn: Type.Union([
+    Type.Object({ issuer: Type.String(), clientId: Type.String(), scopes: Type.String() }),
+    Type.Null(),
+  ]),
   speedTest: Type.Object({
     /** Whether the speed test offers Cloudflare's speed endpoints beside this server (SPEEDTEST_CLOUDFLARE). */
     cloudflare: Type.Boolean(),
@@ -58,6 +63,9 @@ export function siteSettings(config: Config, readiness: Readiness): SiteSettings
   return {
     addresses: { ipv4Origin: config.IPV4_ONLY_ORIGIN || null, ipv6Origin: config.IPV6_ONLY_ORIGIN || null },
     ruleTest: { origins: config.RULE_TEST_ORIGINS ? config.RULE_TEST_ORIGINS.split(',') : [] },
+    signIn: config.OIDC_ISSUER
+      ? { issuer: config.OIDC_ISSUER, clientId: config.OIDC_CLIENT_ID, scopes: config.OIDC_SCOPES }
+      : null,
     speedTest: {
       cloudflare: config.SPEEDTEST_CLOUDFLARE,
       maxDownloadBytes: config.SPEEDTEST_DOWNLOAD_MAX_BYTES,

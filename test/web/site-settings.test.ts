@@ -49,6 +49,7 @@ test('the front listener serves the public settings the pages read, from the run
       assert.deepEqual(JSON.parse(res.text), {
         addresses: { ipv4Origin: null, ipv6Origin: null },
         ruleTest: { origins: [] },
+        signIn: null,
         speedTest: { cloudflare, maxDownloadBytes: 100_000_000, maxUploadBytes: 50_000_000 },
         telemetry: null,
         webrtc: {
@@ -121,6 +122,27 @@ test('the proxy-detection script reaches the pages with its key, and only its or
   }
 });
 
+test('sign-in reaches the page as the provider, the public client and the scopes, never more', async () => {
+  const front = await frontWith({
+    OIDC_ISSUER: 'https://id.netdiag.example/realms/site',
+    OIDC_CLIENT_ID: 'netdiag-site',
+    OIDC_SCOPES: 'openid profile offline_access',
+    PRIVATE_API_KEY: 'private-key-never-public',
+    PRIVATE_API_ENDPOINT: 'https://private.netdiag.example',
+  });
+  try {
+    const res = await front.get('/site-settings.json');
+    assert.deepEqual(JSON.parse(res.text).signIn, {
+      issuer: 'https://id.netdiag.example/realms/site',
+      clientId: 'netdiag-site',
+      scopes: 'openid profile offline_access',
+    });
+    assert.doesNotMatch(res.text, /private/);
+  } finally {
+    await front.close();
+  }
+});
+
 test('the site may connect to any HTTPS origin and to the plain-HTTP origins the settings name, and nothing else', async () => {
   const front = await frontWith({});
   try {
@@ -150,6 +172,13 @@ test('the site may connect to any HTTPS origin and to the plain-HTTP origins the
     });
   } finally {
     await v4Only.close();
+  }
+  const signIn = await frontWith({ OIDC_ISSUER: 'http://localhost:4000', OIDC_CLIENT_ID: 'netdiag-site' });
+  try {
+    const policy = String((await signIn.get('/')).headers['content-security-policy']);
+    assert.match(policy, /(^|; )connect-src 'self' https: http:\/\/localhost:4000(;|$)/);
+  } finally {
+    await signIn.close();
   }
   const named = {
     speedTest: { cloudflare: false },

@@ -43,6 +43,8 @@ export const router = createRouter({
     })),
     page('/reference', 'reference', () => import('./pages/ReferencePage.vue')),
     page('/privacy', 'privacy', () => import('./pages/PrivacyPage.vue')),
+    page('/profile', 'profile', () => import('./pages/ProfilePage.vue')),
+    page('/signed-in', 'signedIn', () => import('./pages/SignedInPage.vue')),
     page('/r/:id', 'report', () => import('./pages/ReportPage.vue')),
     page('/:rest(.*)*', 'notFound', () => import('./pages/NotFoundPage.vue')),
   ],

@@ -14,8 +14,9 @@ test('on a phone the home page folds each source to its place and network, and a
   await expect(ipinfo.locator('.geo-summary')).toHaveText('Mountain View, US · AS15169');
   await expect(cards.filter({ hasText: 'ip-api' }).locator('.geo-summary')).toHaveText('Ashburn, US · AS15169');
   await expect(ipinfo.locator('dl')).toBeHidden();
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  expect(height, 'the home page on a 390 px phone').toBeLessThan(2600);
+  // The page's own content, not the header, whose navigation grows with every page the site has.
+  const height = await page.evaluate(() => document.querySelector('main')!.scrollHeight);
+  expect(height, 'the home page on a 390 px phone').toBeLessThan(2300);
 
   await ipinfo.locator('summary').focus();
   await page.keyboard.press('Enter');

@@ -27,7 +27,16 @@ function fakeCloudflare(thirdParty: ThirdParty, down?: (req: IncomingMessage, re
         'content-length': bytes,
         'server-timing': 'cfRequestDuration;dur=1',
       });
-      return void res.end(Buffer.alloc(bytes, 7));
+      // Paced over about 40 ms, as a network would: on loopback a small download ends faster than the
+      // shortest request the engine measures (10 ms), and would read "not measured" on a quiet machine.
+      const body = Buffer.alloc(bytes, 7);
+      const step = Math.max(1, Math.ceil(bytes / 8));
+      const send = (from: number): void => {
+        if (from >= bytes) return void res.end();
+        res.write(body.subarray(from, from + step));
+        setTimeout(() => send(from + step), 5);
+      };
+      return send(0);
     }
     if (url.pathname === '/__up' && req.method === 'POST') {
       res.writeHead(200, { ...CORS, 'content-type': 'text/plain', 'server-timing': 'cfRequestDuration;dur=1' });

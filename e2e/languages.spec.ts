@@ -58,22 +58,19 @@ test('Russian picks one, few or many for a count, on the home page and a tool pa
   await photograph(page, 'rules-ru');
 });
 
-test.describe('a browser set to Russian', () => {
-  test.use({ locale: 'ru-RU' });
+const GUESSES = [
+  { browser: 'ru-RU', lang: 'ru', heading: 'Статус сервисов' },
+  { browser: 'fr-CA', lang: 'fr', heading: 'État des services' },
+] as const;
 
-  test('opens the site in Russian without being asked', async ({ page }) => {
-    await page.goto('/status');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Статус сервисов');
-    await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
+for (const { browser, lang, heading } of GUESSES) {
+  test.describe(`a browser set to ${browser}`, () => {
+    test.use({ locale: browser });
+
+    test(`opens the site in ${lang} without being asked`, async ({ page }) => {
+      await page.goto('/status');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+    });
   });
-});
-
-test.describe('a browser set to Canadian French', () => {
-  test.use({ locale: 'fr-CA' });
-
-  test('opens the site in French without being asked', async ({ page }) => {
-    await page.goto('/status');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('État des services');
-    await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
-  });
-});
+}

@@ -9,6 +9,13 @@ const Flag = Type.Boolean({ default: false });
 const Text = Type.String({ default: '' });
 const HostPort = Type.String({ default: '', pattern: '^$|^[^:\\s]+:\\d{1,5}$' });
 const withoutTrailingSlash = Type.Decode(Type.String({ default: '' }), (v) => v.replace(/\/+$/, ''));
+// `stun:host[:port]`, a bracketed IPv6 literal as host; at most 8, the report's bound on the WebRTC section.
+const STUN_URL = 'stun:(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+)(:\\d{1,5})?';
+const StunServers = Type.String({
+  default:
+    'stun:stun.l.google.com:19302,stun:stun.voip.blackberry.com:3478,stun:global.stun.twilio.com:3478,stun:stun.cloudflare.com:3478',
+  pattern: `^\\s*${STUN_URL}(\\s*,\\s*${STUN_URL}){0,7}\\s*$`,
+});
 
 export const ConfigSchema = Type.Object({
   BACKEND_PORT: Port(11966),
@@ -60,6 +67,7 @@ export const ConfigSchema = Type.Object({
     Type.String({ default: 'https://api.globalping.io', pattern: '^https?://[^/?#\\s]+(/[^?#\\s]*)?$' }),
     (v) => v.replace(/\/+$/, ''),
   ),
+  WEBRTC_STUN_SERVERS: StunServers,
 
   GEODB_PROVIDER: Type.Enum(['maxmind', 'dbip'], { default: 'maxmind' }),
   GEODB_ACCOUNT_ID: Text,

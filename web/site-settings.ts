@@ -28,6 +28,10 @@ export const SiteSettings = Type.Object({
     /** Globalping's API, called from the browser without a token (GLOBALPING_API_BASE). */
     apiBase: Type.String(),
   }),
+  webrtc: Type.Object({
+    /** The STUN servers the WebRTC leak test asks, `stun:host[:port]` each (WEBRTC_STUN_SERVERS). */
+    stunServers: Type.Array(Type.String(), { minItems: 1, maxItems: 8 }),
+  }),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
 
@@ -40,6 +44,7 @@ export function siteSettings(config: Config, readiness: Readiness): SiteSettings
     speedTest: { cloudflare: config.SPEEDTEST_CLOUDFLARE },
     geoDatabase: loadedGeoDatabase(readiness),
     globalping: { apiBase: config.GLOBALPING_API_BASE },
+    webrtc: { stunServers: config.WEBRTC_STUN_SERVERS.split(',').map((url) => url.trim()) },
   };
 }
 

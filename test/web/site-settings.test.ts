@@ -50,6 +50,14 @@ test('the front listener serves the public settings the pages read, from the run
         addresses: { ipv4Origin: null, ipv6Origin: null },
         ruleTest: { origins: [] },
         speedTest: { cloudflare },
+        webrtc: {
+          stunServers: [
+            'stun:stun.l.google.com:19302',
+            'stun:stun.voip.blackberry.com:3478',
+            'stun:global.stun.twilio.com:3478',
+            'stun:stun.cloudflare.com:3478',
+          ],
+        },
         globalping: { apiBase: 'https://api.globalping.io' },
         geoDatabase: null,
       });
@@ -66,6 +74,16 @@ test('GLOBALPING_API_BASE reaches the pages without its trailing slash, and a pl
     assert.deepEqual(JSON.parse(res.text).globalping, { apiBase: 'http://globalping.internal:8080' });
     const policy = String((await front.get('/')).headers['content-security-policy']);
     assert.match(policy, /(^|; )connect-src 'self' https: http:\/\/globalping\.internal:8080(;|$)/);
+  } finally {
+    await front.close();
+  }
+});
+
+test('the WebRTC leak test asks the STUN servers WEBRTC_STUN_SERVERS names, in its order', async () => {
+  const front = await frontWith({ WEBRTC_STUN_SERVERS: 'stun:stun.example.net, stun:[2001:db8::1]:3479' });
+  try {
+    const settings = JSON.parse((await front.get('/site-settings.json')).text) as SiteSettings;
+    assert.deepEqual(settings.webrtc, { stunServers: ['stun:stun.example.net', 'stun:[2001:db8::1]:3479'] });
   } finally {
     await front.close();
   }

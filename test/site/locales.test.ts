@@ -63,7 +63,7 @@ function formsIn(language: string, english: string): number {
   return language === 'ru' && forms === 2 ? 3 : forms;
 }
 
-// Texts that read the same in English: names, codes and bare placeholders no language translates.
+// Texts that read the same in English: names, codes, bare placeholders and dashes no language translates.
 const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
   '*': [
     'site.name',
@@ -79,6 +79,8 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
     'reference.version',
     'connectivity.add.groupOption',
     'globalping.live.code',
+    'webrtc.nat.unavailable',
+    'webrtc.nat.error',
   ],
   // French words spelt as the English ones (and "ms", the unit's symbol in both).
   fr: [

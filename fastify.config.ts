@@ -68,6 +68,28 @@ export const ConfigSchema = Type.Object({
     (v) => v.replace(/\/+$/, ''),
   ),
   WEBRTC_STUN_SERVERS: StunServers,
+  SPEEDTEST_DOWNLOAD_MAX_BYTES: Type.Integer({ minimum: 1, default: 100_000_000 }),
+  SPEEDTEST_UPLOAD_MAX_BYTES: Type.Integer({ minimum: 1, default: 50_000_000 }),
+  SPEEDTEST_CLIENT_BYTES: Type.Integer({ minimum: 1, default: 2_000_000_000 }),
+  SPEEDTEST_RATE_LIMIT: Type.Integer({ minimum: 0, default: 1000 }),
+  SPEEDTEST_CLIENT_TRANSFERS: Type.Integer({ minimum: 1, default: 8 }),
+  DNS_LEAK_ZONE: Type.String({ default: 'leak.ipcheck.ing', pattern: '^[a-z0-9-]+(\\.[a-z0-9-]+)+$' }),
+  INVISIBILITY_TEST_KEY: Type.String({ default: '', pattern: '^[A-Za-z0-9_-]*$' }),
+  INVISIBILITY_SCRIPT_ORIGIN: Type.String({
+    default: 'https://proxydetectjs.ipcheck.ing',
+    pattern: '^https?://[^/?#\\s]+$',
+  }),
+  // An issuer is HTTPS; plain HTTP only on the operator's own machine, where a test provider runs.
+  OIDC_ISSUER: Type.String({
+    default: '',
+    pattern:
+      '^$|^https://[^/?#\\s]+(/[^?#\\s]*)?$|^http://(localhost|127\\.0\\.0\\.1|\\[::1\\])(:\\d{1,5})?(/[^?#\\s]*)?$',
+  }),
+  OIDC_CLIENT_ID: Type.String({ default: '', pattern: '^[\\x21-\\x7e]*$' }),
+  OIDC_SCOPES: Type.String({
+    default: 'openid profile email',
+    pattern: '^([\\x21\\x23-\\x5b\\x5d-\\x7e]+ )*openid( [\\x21\\x23-\\x5b\\x5d-\\x7e]+)*$',
+  }),
 
   GEODB_PROVIDER: Type.Enum(['maxmind', 'dbip'], { default: 'maxmind' }),
   GEODB_ACCOUNT_ID: Text,
@@ -100,6 +122,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = Value.Decode(ConfigSchema, withDefaults);
   if (config.REPORT_STORE === 'redis' && !config.REDIS_URL) {
     throw new ConfigError('REPORT_STORE=redis needs REDIS_URL: set it, or choose REPORT_STORE=kv or local');
+  }
+  if (Boolean(config.OIDC_ISSUER) !== Boolean(config.OIDC_CLIENT_ID)) {
+    throw new ConfigError('Sign-in needs both OIDC_ISSUER and OIDC_CLIENT_ID: set both, or neither');
   }
   return config;
 }

@@ -279,6 +279,7 @@ const SIDE_MEASUREMENTS = [
   { name: 'asn-connectivity snapshot load and reload under load', script: 'bench/asn-load.ts' },
   { name: 'configs with the limiters in Redis, and two instances', script: 'bench/shared-limits.ts' },
   { name: 'start-up: first answers offline and with hanging status pages', script: 'bench/start-up.ts' },
+  { name: 'speed endpoints: throughput, memory and abuse', script: 'bench/speed.ts' },
 ];
 
 async function sideMeasurements(): Promise<void> {

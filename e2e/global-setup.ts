@@ -1,8 +1,37 @@
+import { freePorts } from '../test/support/free-ports.js';
+import { E2E_OIDC_CLIENT, startOidcProvider } from './oidc-provider.js';
 import { startSite } from './site-server.js';
+import { createStunNetwork, shareStunNetwork } from './stun-network.js';
 
-/** One running demo for the whole browser run; its address reaches the tests through E2E_BASE_URL. */
+/**
+ * One running demo for the whole browser run, its address reaching the tests
+ * through E2E_BASE_URL, and the WebRTC tests' network namespace, made here
+ * because no browser runs yet (e2e/stun-network.ts). Without root the other
+ * specs still run; a WebRTC test then fails saying why. Beside the demo a real
+ * OpenID Connect provider, its issuer in the demo's settings (so the site
+ * offers sign-in) and in E2E_OIDC_ISSUER; its client's redirect URIs need the
+ * site's address, so its port is chosen first and it starts second.
+ */
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const site = await startSite();
+  const stun = await createStunNetwork().catch((err: Error) => err);
+  shareStunNetwork(stun instanceof Error ? stun : stun.network);
+  const removeStun = async () => (stun instanceof Error ? undefined : stun.remove());
+  const [oidcPort = 0] = await freePorts(1);
+  const issuer = `http://localhost:${oidcPort}`;
+  const site = await startSite({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: E2E_OIDC_CLIENT }).catch(async (err: unknown) => {
+    await removeStun();
+    throw err;
+  });
+  const oidc = await startOidcProvider(oidcPort, site.url).catch(async (err: unknown) => {
+    await site.stop();
+    await removeStun();
+    throw err;
+  });
   process.env.E2E_BASE_URL = site.url;
-  return site.stop;
+  process.env.E2E_OIDC_ISSUER = oidc.issuer;
+  return async () => {
+    await oidc.close();
+    await site.stop();
+    await removeStun();
+  };
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Page } from '@playwright/test';
+import { shareAndOpen } from './store-report.js';
 import { expect, screenshots, tabTo, test } from './fixtures.js';
 import { json, type ThirdParty } from './third-party.js';
 
@@ -102,14 +103,6 @@ async function runFrom(page: Page, path: string, target: string): Promise<void> 
   await tabTo(page, box);
   await page.keyboard.type(target);
   await page.keyboard.press('Enter');
-}
-
-async function shareAndOpen(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Share report' }).click();
-  const link = page.getByLabel('Link to the report');
-  await expect(link).toHaveValue(/\/r\/[A-Za-z0-9_-]{22}$/);
-  await page.goto(await link.inputValue());
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Shared report');
 }
 
 test('latency: a run from the chosen countries shows each one’s round trips, fastest first, and shares them', async ({

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePorts } from '../test/support/free-ports.js';
 
@@ -22,6 +25,28 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
+/** Resolves once `url` answers its site and its API; fails when `child` exits or takes too long. */
+async function answering(child: ChildProcess, url: string): Promise<void> {
+  const deadline = Date.now() + START_LIMIT_MS;
+  while (!(await answers(`${url}/api/configs`)) || !(await answers(`${url}/`))) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it answered`);
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error(`the service did not answer within ${START_LIMIT_MS / 1000} s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+// Load shedding off: the browser and the service share a busy two-core machine, and a 503 there is no finding.
+const QUIET = { LOG_LEVEL: 'warn', LOAD_SHEDDING: 'false' };
+
 /**
  * `npm run demo` on free ports: the real service on every loopback fake,
  * opened through the proxy that presents the browser as 8.8.8.8. Resolves once
@@ -33,32 +58,47 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
-    // Load shedding off: the browser and the service share a busy two-core machine, and a 503 there is no finding.
     env: {
       ...process.env,
+      ...QUIET,
       BACKEND_PORT: String(api),
       FRONTEND_PORT: String(front),
-      LOG_LEVEL: 'warn',
-      LOAD_SHEDDING: 'false',
+      // The speed tool's Cloudflare option, so its tests reach it (speed.cloudflare.com is the third-party fake).
+      SPEEDTEST_CLOUDFLARE: 'true',
       ...env,
     },
   });
   const url = `http://localhost:${front}`;
-  const deadline = Date.now() + START_LIMIT_MS;
-  while (!(await answers(`${url}/api/configs`)) || !(await answers(`${url}/`))) {
-    if (child.exitCode !== null) throw new Error(`the demo exited with ${child.exitCode} before it answered`);
-    if (Date.now() > deadline) {
-      child.kill('SIGTERM');
-      throw new Error(`the demo did not answer within ${START_LIMIT_MS / 1000} s`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await answering(child, url);
+  return { url, stop: () => stopped(child) };
+}
+
+/**
+ * The service alone (server.ts) on `env`, for a test that needs a setting the demo fixes or to see what
+ * reached its own fakes (test/support/fakes.ts). Opened directly, so the browser is a visitor at 127.0.0.1.
+ */
+export async function startService(env: Record<string, string>): Promise<RunningSite> {
+  const [api = 0, front = 0] = await freePorts(2);
+  const dataDir = await mkdtemp(join(tmpdir(), 'netdiag-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      ...env,
+      ...QUIET,
+      BACKEND_PORT: String(api),
+      FRONTEND_PORT: String(front),
+      DATA_DIR: dataDir,
+    },
+  });
+  const url = `http://localhost:${front}`;
+  await answering(child, url);
   return {
     url,
     stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
+      await stopped(child);
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

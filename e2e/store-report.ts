@@ -29,3 +29,12 @@ export async function storeReport(page: Page, baseURL: string, fields: ReportFie
   const { id } = (await answer.json()) as { id: string };
   return `/r/${id}`;
 }
+
+/** Shares the page's report as a visitor would and opens its link. */
+export async function shareAndOpen(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Share report' }).click();
+  const link = page.getByLabel('Link to the report');
+  await expect(link).toHaveValue(/\/r\/[A-Za-z0-9_-]{22}$/);
+  await page.goto(await link.inputValue());
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Shared report');
+}

@@ -1,15 +1,15 @@
 import { execFile, spawn } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { sharedStunNetwork } from './stun-network.js';
 
 const run = promisify(execFile);
 const START_LIMIT_MS = 15_000;
-const STUN_PORT = 3478;
 
 export interface StunServer {
   /** The server as the page's STUN list names it. */
@@ -35,8 +35,8 @@ function bindingRequest(): { request: Buffer; mappedIn(answer: Buffer): string |
   return { request, mappedIn };
 }
 
-/** Asks `host` until it answers a binding request; the address it saw. */
-async function mappedAddress(host: string, limitMs: number): Promise<string> {
+/** Asks `host`:`port` until it answers a binding request; the address it saw. */
+async function mappedAddress(host: string, port: number, limitMs: number): Promise<string> {
   const socket = createSocket('udp4');
   const { request, mappedIn } = bindingRequest();
   try {
@@ -48,7 +48,7 @@ async function mappedAddress(host: string, limitMs: number): Promise<string> {
     );
     const deadline = Date.now() + limitMs;
     for (;;) {
-      socket.send(request, STUN_PORT, host);
+      socket.send(request, port, host);
       const seen = await Promise.race([answered, new Promise<null>((resolve) => setTimeout(() => resolve(null), 250))]);
       if (seen) return seen;
       if (Date.now() > deadline) throw new Error(`the STUN server at ${host} did not answer within ${limitMs} ms`);
@@ -58,63 +58,55 @@ async function mappedAddress(host: string, limitMs: number): Promise<string> {
   }
 }
 
-/** A /30 of the benchmarking range (RFC 2544) no interface of this machine uses yet. */
-function freeSubnet(): string {
-  const used = Object.values(networkInterfaces())
-    .flat()
-    .map((i) => i?.address ?? '');
+// Each worker its own block of ports (TEST_WORKER_INDEX is unique in a run), each test the next pair in it:
+// two tests at once never share a port or a NAT rule, and a port is not reused, so no connection the
+// kernel tracked for an earlier test (and its NAT) answers for a later one.
+const PORTS_FROM = 20_000;
+const PORTS_PER_WORKER = 100;
+const worker = Number(process.env.TEST_WORKER_INDEX ?? process.pid) % 400;
+let started = 0;
+
+/** The next port of this worker's block that nothing in the namespace listens on (a killed worker's coturn may). */
+async function freePort(namespace: string): Promise<number> {
   for (;;) {
-    const base = `198.18.${randomInt(0, 256)}.${4 * randomInt(0, 64)}`;
-    const prefix = base.slice(0, base.lastIndexOf('.') + 1);
-    const last = Number(base.slice(base.lastIndexOf('.') + 1));
-    if (!used.some((a) => a === `${prefix}${last + 1}` || a === `${prefix}${last + 2}`)) return base;
+    const port = PORTS_FROM + worker * PORTS_PER_WORKER + 2 * (started++ % (PORTS_PER_WORKER / 2));
+    const { stdout } = await run('ss', ['-N', namespace, '-Hlun', `sport = :${port}`]);
+    if (!stdout.trim()) return port;
   }
 }
 
 /**
  * A real STUN server, Debian's coturn (STUN only: no TURN, TLS, CLI or
- * database), in a network namespace of its own behind a NAT that presents
- * every client as `mappedAs`: the browser, on this machine, then gets a
- * server-reflexive candidate as it would behind a home router, with an
+ * database), in the run's network namespace (e2e/stun-network.ts) behind a NAT
+ * that presents every client as `mappedAs`: the browser, on this machine, then
+ * gets a server-reflexive candidate as it would behind a home router, with an
  * address the demo's geolocation fixtures know. (On one loopback there is no
  * NAT, and libwebrtc drops a reflexive candidate equal to a local address.)
- * Needs root (network namespaces, nftables); everything it makes goes with
- * `close()`: the namespace takes its veth pair and its NAT rule along.
+ * Per test only a process and an nftables table keyed by its port: nftables
+ * speaks NETLINK_NETFILTER, which Chromium's network-change watch does not
+ * hear, and no interface or address changes. Needs root; `close()` takes both.
  */
 export async function startStunBehindNat(mappedAs: string): Promise<StunServer> {
-  const id = randomBytes(3).toString('hex');
-  const ns = `e2e-stun-${id}`;
-  const outside = `stun${id}o`;
-  const inside = `stun${id}i`;
-  const base = freeSubnet();
-  const prefix = base.slice(0, base.lastIndexOf('.') + 1);
-  const last = Number(base.slice(base.lastIndexOf('.') + 1));
-  const [here, there] = [`${prefix}${last + 1}`, `${prefix}${last + 2}`];
+  const { namespace, address } = sharedStunNetwork();
+  const port = await freePort(namespace);
+  const table = `e2e_stun_${port}`;
   const dir = await mkdtemp(join(tmpdir(), 'e2e-stun-'));
   const cleanUp = async () => {
-    await run('ip', ['netns', 'del', ns]).catch(() => undefined);
+    await run('ip', ['netns', 'exec', namespace, 'nft', 'delete', 'table', 'ip', table]).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    await run('ip', ['netns', 'add', ns]);
-    await run('ip', ['link', 'add', outside, 'type', 'veth', 'peer', 'name', inside, 'netns', ns]);
-    await run('ip', ['addr', 'add', `${here}/30`, 'dev', outside]);
-    await run('ip', ['link', 'set', outside, 'up']);
-    await run('ip', ['-n', ns, 'addr', 'add', `${there}/30`, 'dev', inside]);
-    await run('ip', ['-n', ns, 'link', 'set', inside, 'up']);
-    await run('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
-    await run('ip', ['-n', ns, 'route', 'add', 'default', 'via', here]);
-    // The NAT: packets reaching the STUN port arrive from `mappedAs`; conntrack turns the answers back.
+    // The NAT: packets reaching this port arrive from `mappedAs`; conntrack turns the answers back.
     await writeFile(
       join(dir, 'nat.nft'),
-      `table ip nat {\n chain input {\n  type nat hook input priority 100;\n  udp dport ${STUN_PORT} snat to ${mappedAs}\n }\n}\n`,
+      `table ip ${table} {\n chain input {\n  type nat hook input priority 100;\n  udp dport ${port} snat to ${mappedAs}\n }\n}\n`,
     );
-    await run('ip', ['netns', 'exec', ns, 'nft', '-f', join(dir, 'nat.nft')]);
+    await run('ip', ['netns', 'exec', namespace, 'nft', '-f', join(dir, 'nat.nft')]);
     await writeFile(
       join(dir, 'turnserver.conf'),
       [
-        `listening-ip=${there}`,
-        `listening-port=${STUN_PORT}`,
+        `listening-ip=${address}`,
+        `listening-port=${port}`,
         'stun-only',
         'no-tls',
         'no-dtls',
@@ -130,7 +122,7 @@ export async function startStunBehindNat(mappedAs: string): Promise<StunServer> 
     await cleanUp();
     throw err;
   }
-  const child = spawn('ip', ['netns', 'exec', ns, 'turnserver', '-c', join(dir, 'turnserver.conf')], {
+  const child = spawn('ip', ['netns', 'exec', namespace, 'turnserver', '-c', join(dir, 'turnserver.conf')], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -145,13 +137,13 @@ export async function startStunBehindNat(mappedAs: string): Promise<StunServer> 
     await cleanUp();
   };
   try {
-    const seen = await mappedAddress(there, START_LIMIT_MS);
+    const seen = await mappedAddress(address, port, START_LIMIT_MS);
     if (seen !== mappedAs) throw new Error(`the NAT presented this machine as ${seen}, not ${mappedAs}`);
   } catch (err) {
     await stop();
     throw new Error(`${(err as Error).message}; coturn said: ${output}`);
   }
-  return { url: `stun:${there}:${STUN_PORT}`, close: stop };
+  return { url: `stun:${address}:${port}`, close: stop };
 }
 
 /** A UDP port on loopback that takes STUN requests and never answers: a server down or filtered. */

@@ -47,7 +47,7 @@ export function thirdPartyAddress(workerIndex: number): string {
  * Chromium's resolver rules for one worker: `first` (a test's own mappings;
  * the first matching rule wins), the demo's IPv4-only and IPv6-only hostnames
  * (demo/demo.ts) to one loopback family each, then every other name to the
- * fake, but the site itself.
+ * fake, but the site itself and loopback addresses.
  */
 export function hostResolverRules(address: string, first: readonly string[] = []): string {
   return [
@@ -57,6 +57,9 @@ export function hostResolverRules(address: string, first: readonly string[] = []
     `MAP * ${address}`,
     'EXCLUDE localhost',
     'EXCLUDE *.localhost',
+    // The catch-all maps address literals too: loopback stays loopback (a test's own servers).
+    'EXCLUDE 127.0.0.1',
+    'EXCLUDE [::1]',
   ].join(', ');
 }
 

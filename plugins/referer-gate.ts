@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import { memoized } from '../lib/memory-cache.js';
 
-const NO_REFERER = 'What are you doing?';
-const ACCESS_DENIED = 'Access denied';
+export const NO_REFERER = 'What are you doing?';
+export const ACCESS_DENIED = 'Access denied';
 
 /** Hostnames compare without IPv6 brackets, so `[2001:db8::1]` and `2001:db8::1` name the same host. */
 function bare(hostname: string): string {

@@ -10,10 +10,11 @@ import { NOT_BUILT_PAGE } from './not-built-page.js';
 import { FRONT_HEADERS, securityHeaders } from './security-headers.js';
 import { sendSiteFile } from './send-site-file.js';
 import { lookup, type MemoryCaps } from './site-files.js';
-import { plainHttpOrigins, SITE_SETTINGS_PATH, SiteSettings, siteSettings } from './site-settings.js';
+import { plainHttpOrigins, scriptOrigins, SITE_SETTINGS_PATH, SiteSettings, siteSettings } from './site-settings.js';
 import operations from '../operations/index.js';
 import openapi from '../openapi/index.js';
 import commandLine, { answerInListener, faceRequest } from './command-line/index.js';
+import speedRoutes from './speed/index.js';
 
 /** Where `npm run build` writes the site (Vite's output, then its .br and .gz variants). */
 export const BUILT_SITE_DIR = 'dist/site';
@@ -48,7 +49,8 @@ export function siteRoot(frontendDir: string): string {
  * times the CPU of the API request itself (docs/decisions/0001).
  */
 export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOptions): Promise<FastifyInstance> {
-  const headers = securityHeaders(plainHttpOrigins(siteSettings(api.config, api.readiness)));
+  const settings = siteSettings(api.config, api.readiness);
+  const headers = securityHeaders(plainHttpOrigins(settings), scriptOrigins(settings));
   const site = await LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps, headers });
   const app = fastifyLoggingTo(logger, {
     serverFactory: (handler) =>
@@ -99,6 +101,7 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   // First, so the document sees every route registered after it, wherever.
   await app.register(openapi, { handsOver: api });
   await app.register(operations, { listener: 'front', readiness: api.readiness, metrics: api.metrics });
+  await app.register(speedRoutes, { config: api.config, redisLink: api.redisLink });
   // Read on each request, as the loaded geo database can change while running;
   // `no-cache` so a change reaches open pages' next load.
   app.route({

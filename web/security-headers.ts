@@ -13,12 +13,17 @@ import type { OutgoingHttpHeaders } from 'node:http';
  * visitor adds, leak-test providers, speed and probe services), so it allows
  * any HTTPS origin, plus the plain-HTTP origins the operator's settings name
  * (`extraConnect`). An injected script still cannot run: script-src stays
- * 'self'. WebRTC needs no directive: CSP does not govern its connections.
+ * 'self', plus only the third-party script origins the operator switched on
+ * (`extraScript`: the proxy-detection script, which must run in the page to
+ * measure it). WebRTC needs no directive: CSP does not govern its connections.
  */
-export function contentSecurityPolicy(extraConnect: readonly string[] = []): string {
+export function contentSecurityPolicy(
+  extraConnect: readonly string[] = [],
+  extraScript: readonly string[] = [],
+): string {
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...extraScript].join(' '),
     "style-src 'self'",
     "img-src 'self' data:",
     ["connect-src 'self' https:", ...extraConnect].join(' '),
@@ -74,10 +79,13 @@ export interface SecurityHeaders {
   forType(contentType: string): Readonly<OutgoingHttpHeaders>;
 }
 
-export function securityHeaders(extraConnect: readonly string[] = []): SecurityHeaders {
+export function securityHeaders(
+  extraConnect: readonly string[] = [],
+  extraScript: readonly string[] = [],
+): SecurityHeaders {
   const html = Object.freeze({
     ...FRONT_HEADERS,
-    'content-security-policy': contentSecurityPolicy(extraConnect),
+    'content-security-policy': contentSecurityPolicy(extraConnect, extraScript),
     'x-frame-options': 'DENY',
   });
   return { html, forType: (contentType) => (contentType.startsWith('text/html') ? html : FRONT_HEADERS) };

@@ -1,8 +1,8 @@
 import { EXAMPLE_PRIVATE_API_HOST, type ExampleRequest, type UpstreamAnswer } from '../example-request.js';
 
 export const examples: ExampleRequest[] = [
-  { url: '/api/dnsleaktest/session/0123456789abcdef0123456789abcdef' },
-  { url: '/api/invisibility?id=abcdefghijklmnopqrstuvwxyz01' },
+  { url: '/api/dnsleaktest/session/0123456789abcdef0123456789abcdef', headers: { authorization: 'Bearer demo-user' } },
+  { url: '/api/invisibility?id=abcdefghijklmnopqrstuvwxyz01', headers: { authorization: 'Bearer demo-user' } },
   {
     method: 'POST',
     url: '/api/persona/evaluate',

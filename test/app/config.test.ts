@@ -64,12 +64,34 @@ test('a malformed setting is a start-up error naming it', () => {
       { RULE_TEST_ORIGINS: Array.from({ length: 17 }, (_, i) => `https://r${i}.example`).join(',') },
       'RULE_TEST_ORIGINS',
     ],
+    [{ OIDC_ISSUER: 'http://id.example', OIDC_CLIENT_ID: 'site' }, 'OIDC_ISSUER'],
+    [{ OIDC_ISSUER: 'id.example', OIDC_CLIENT_ID: 'site' }, 'OIDC_ISSUER'],
+    [{ OIDC_ISSUER: 'https://id.example/?x=1', OIDC_CLIENT_ID: 'site' }, 'OIDC_ISSUER'],
+    [{ OIDC_ISSUER: 'https://id.example', OIDC_CLIENT_ID: 'my site' }, 'OIDC_CLIENT_ID'],
+    [{ OIDC_SCOPES: 'profile email' }, 'OIDC_SCOPES'],
+    [{ OIDC_SCOPES: 'openid  email' }, 'OIDC_SCOPES'],
   ];
   for (const [env, name] of cases) {
     assert.throws(
       () => loadConfig(env),
       (err: Error) => err instanceof ConfigError && err.message.includes(name),
       name,
+    );
+  }
+});
+
+test('sign-in: an HTTPS issuer (with its path), plain HTTP only on this machine, both settings or neither', () => {
+  const keycloak = loadConfig({ OIDC_ISSUER: 'https://id.example/realms/site', OIDC_CLIENT_ID: 'netdiag' });
+  assert.equal(keycloak.OIDC_ISSUER, 'https://id.example/realms/site');
+  assert.equal(keycloak.OIDC_SCOPES, 'openid profile email');
+  for (const issuer of ['http://localhost:8080', 'http://127.0.0.1:9000/oidc', 'http://[::1]:4000']) {
+    assert.equal(loadConfig({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'netdiag' }).OIDC_ISSUER, issuer);
+  }
+  assert.equal(loadConfig({ OIDC_SCOPES: 'openid offline_access' }).OIDC_SCOPES, 'openid offline_access');
+  for (const env of [{ OIDC_ISSUER: 'https://id.example' }, { OIDC_CLIENT_ID: 'netdiag' }]) {
+    assert.throws(
+      () => loadConfig(env),
+      (err: Error) => err instanceof ConfigError && /both OIDC_ISSUER and OIDC_CLIENT_ID/.test(err.message),
     );
   }
 });

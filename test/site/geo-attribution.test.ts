@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   attributionOf,
   attributionOfSource,
+  everyAttribution,
   localSourceName,
   sourceName,
   type Attribution,
@@ -40,4 +41,8 @@ test('the local source is shown by its publisher, every other source by its own 
   assert.equal(sourceName({ route: 'geo-local', name: 'MaxMind GeoLite2' }, 'dbip'), 'DB-IP Lite');
   assert.equal(sourceName({ route: 'geo-local', name: 'MaxMind GeoLite2' }, null), 'MaxMind GeoLite2');
   assert.equal(sourceName({ route: 'geo-free-a', name: 'ip-api' }, 'dbip'), 'ip-api');
+});
+
+test('the privacy page, before a database is known to be loaded, names both credits in their own words', () => {
+  assert.deepEqual(everyAttribution().map(words), [words(attributionOf('maxmind')), words(attributionOf('dbip'))]);
 });

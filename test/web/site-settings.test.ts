@@ -49,7 +49,9 @@ test('the front listener serves the public settings the pages read, from the run
       assert.deepEqual(JSON.parse(res.text), {
         addresses: { ipv4Origin: null, ipv6Origin: null },
         ruleTest: { origins: [] },
-        speedTest: { cloudflare },
+        signIn: null,
+        speedTest: { cloudflare, maxDownloadBytes: 100_000_000, maxUploadBytes: 50_000_000 },
+        telemetry: null,
         webrtc: {
           stunServers: [
             'stun:stun.l.google.com:19302',
@@ -60,10 +62,21 @@ test('the front listener serves the public settings the pages read, from the run
         },
         globalping: { apiBase: 'https://api.globalping.io' },
         geoDatabase: null,
+        repository: 'jason5ng32/MyIP',
+        privateTools: { leakZone: 'leak.ipcheck.ing', invisibilityScript: null },
       });
     } finally {
       await front.close();
     }
+  }
+});
+
+test('the repository the star count is read from is named for the footer’s link', async () => {
+  const front = await frontWith({ REPO_STARS_REPOSITORY: 'netdiag/netdiag' });
+  try {
+    assert.equal(JSON.parse((await front.get('/site-settings.json')).text).repository, 'netdiag/netdiag');
+  } finally {
+    await front.close();
   }
 });
 
@@ -84,6 +97,47 @@ test('the WebRTC leak test asks the STUN servers WEBRTC_STUN_SERVERS names, in i
   try {
     const settings = JSON.parse((await front.get('/site-settings.json')).text) as SiteSettings;
     assert.deepEqual(settings.webrtc, { stunServers: ['stun:stun.example.net', 'stun:[2001:db8::1]:3479'] });
+  } finally {
+    await front.close();
+  }
+});
+
+test('the proxy-detection script reaches the pages with its key, and only its origin joins script-src', async () => {
+  const front = await frontWith({
+    INVISIBILITY_TEST_KEY: 'pd-key_1',
+    INVISIBILITY_SCRIPT_ORIGIN: 'https://detect.example',
+    DNS_LEAK_ZONE: 'leak.netdiag.example',
+  });
+  try {
+    const res = await front.get('/site-settings.json');
+    assert.deepEqual(JSON.parse(res.text).privateTools, {
+      leakZone: 'leak.netdiag.example',
+      invisibilityScript: 'https://detect.example/?pdKey=pd-key_1',
+    });
+    const policy = String((await front.get('/')).headers['content-security-policy']);
+    assert.match(policy, /(^|; )script-src 'self' https:\/\/detect\.example(;|$)/);
+    assert.match(policy, /(^|; )connect-src 'self' https:(;|$)/);
+  } finally {
+    await front.close();
+  }
+});
+
+test('sign-in reaches the page as the provider, the public client and the scopes, never more', async () => {
+  const front = await frontWith({
+    OIDC_ISSUER: 'https://id.netdiag.example/realms/site',
+    OIDC_CLIENT_ID: 'netdiag-site',
+    OIDC_SCOPES: 'openid profile offline_access',
+    PRIVATE_API_KEY: 'private-key-never-public',
+    PRIVATE_API_ENDPOINT: 'https://private.netdiag.example',
+  });
+  try {
+    const res = await front.get('/site-settings.json');
+    assert.deepEqual(JSON.parse(res.text).signIn, {
+      issuer: 'https://id.netdiag.example/realms/site',
+      clientId: 'netdiag-site',
+      scopes: 'openid profile offline_access',
+    });
+    assert.doesNotMatch(res.text, /private-key-never-public|private\.netdiag\.example/);
   } finally {
     await front.close();
   }
@@ -119,12 +173,36 @@ test('the site may connect to any HTTPS origin and to the plain-HTTP origins the
   } finally {
     await v4Only.close();
   }
+  const signIn = await frontWith({ OIDC_ISSUER: 'http://localhost:4000', OIDC_CLIENT_ID: 'netdiag-site' });
+  try {
+    const policy = String((await signIn.get('/')).headers['content-security-policy']);
+    assert.match(policy, /(^|; )connect-src 'self' https: http:\/\/localhost:4000(;|$)/);
+  } finally {
+    await signIn.close();
+  }
   const named = {
     speedTest: { cloudflare: false },
     globalping: { apiBase: 'https://api.globalping.io' },
     extra: ['http://v4.example:8080/x', 'https://secure.example'],
   };
   assert.deepEqual(plainHttpOrigins(named as unknown as SiteSettings), ['http://v4.example:8080']);
+});
+
+test('the site is told the telemetry DSN only when the tunnel relays it, and never connects to its host', async () => {
+  for (const [dsn, expected] of [
+    ['', null],
+    ['not a dsn', null],
+    ['http://publickey@ingest.example:9000/42', { dsn: 'http://publickey@ingest.example:9000/42' }],
+  ] as const) {
+    const front = await frontWith(dsn ? { TELEMETRY_DSN_FRONTEND: dsn } : {});
+    try {
+      assert.deepEqual(JSON.parse((await front.get('/site-settings.json')).text).telemetry, expected);
+      const policy = String((await front.get('/')).headers['content-security-policy']);
+      assert.match(policy, /(^|; )connect-src 'self' https:(;|$)/);
+    } finally {
+      await front.close();
+    }
+  }
 });
 
 test("the settings name whose geo database is loaded, for its licence's credit, and follow a replacement while running", async () => {

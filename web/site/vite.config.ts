@@ -3,6 +3,8 @@ import { defineConfig } from 'vite';
 import vue from '@vitejs/plugin-vue';
 import VueI18nPlugin from '@intlify/unplugin-vue-i18n/vite';
 import { countryNames } from './country-names-plugin';
+import { countryFlags } from './flags-plugin';
+import { installable } from './pwa';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -21,6 +23,8 @@ export default defineConfig({
       dropMessageCompiler: true,
     }),
     countryNames(),
+    countryFlags(),
+    installable(),
   ],
   define: {
     // Compile-time switches of Vue: the features the site does not use
@@ -28,6 +32,8 @@ export default defineConfig({
     __VUE_OPTIONS_API__: 'false',
     __VUE_PROD_DEVTOOLS__: 'false',
     __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
+    // The error-reporting SDK's debug messages (its own switch): off, so its chunk is smaller.
+    __SENTRY_DEBUG__: 'false',
   },
   build: {
     outDir: here('../../dist/site'),

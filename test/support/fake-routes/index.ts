@@ -7,6 +7,7 @@ import { registerAsnFakeRoutes } from './asn.js';
 import { registerPlatformFakeRoutes } from './platform.js';
 import { registerGeoFakeRoutes } from './geo.js';
 import { registerNetworkToolsFakeRoutes } from './network-tools.js';
+import { registerPrivateToolsFakeRoutes } from './private-tools.js';
 
 /** An answer's fixture as the fake upstream sends it: parsed JSON, or the file's bytes with its content type. */
 function canned(answer: UpstreamAnswer): Canned {
@@ -37,6 +38,7 @@ const registrations: Array<(fake: FakeUpstream) => void> = [
   registerGeoFakeRoutes,
   registerPlatformFakeRoutes,
   registerNetworkToolsFakeRoutes,
+  registerPrivateToolsFakeRoutes,
 ];
 
 export function registerAllFakeRoutes(fake: FakeUpstream): void {

@@ -5,6 +5,7 @@ import { fixture, type FakeUpstream } from '../fake-upstream.js';
 export const FAKE_PRIVATE_ENV = {
   PRIVATE_API_KEY: 'fake-private-key',
   PRIVATE_API_ENDPOINT: `https://${EXAMPLE_PRIVATE_API_HOST}`,
+  INVISIBILITY_TEST_KEY: 'fake-detection-key',
 };
 export const FAKE_MAP_ENV = { MAP_API_KEY: 'fake-map-key-1,fake-map-key-2' };
 

@@ -1,9 +1,13 @@
+import './theme-start';
 import { createApp } from 'vue';
 import App from './App.vue';
 import { router } from './router';
 import { i18n, startLocale } from './i18n';
+import { startTelemetry } from './telemetry/start-telemetry';
 import './styles.css';
 
+const app = createApp(App);
+startTelemetry(app);
 void startLocale().then(() => {
-  createApp(App).use(router).use(i18n).mount('#app');
+  app.use(router).use(i18n).mount('#app');
 });

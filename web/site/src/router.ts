@@ -33,6 +33,7 @@ export const router = createRouter({
     page('/censorship', 'censorship', () => import('./pages/CensorshipPage.vue')),
     page('/status', 'status', () => import('./pages/StatusPage.vue')),
     page('/outages', 'outages', () => import('./pages/OutagesPage.vue')),
+    page('/history', 'history', () => import('./pages/HistoryPage.vue')),
     // A tool's page arrives with its texts; its title is its navigation label.
     ...TOOLS.map((tool) => ({
       path: `/${tool.slug}`,
@@ -41,6 +42,9 @@ export const router = createRouter({
       meta: { title: `nav.${tool.slug}` },
     })),
     page('/reference', 'reference', () => import('./pages/ReferencePage.vue')),
+    page('/privacy', 'privacy', () => import('./pages/PrivacyPage.vue')),
+    page('/profile', 'profile', () => import('./pages/ProfilePage.vue')),
+    page('/signed-in', 'signedIn', () => import('./pages/SignedInPage.vue')),
     page('/r/:id', 'report', () => import('./pages/ReportPage.vue')),
     page('/:rest(.*)*', 'notFound', () => import('./pages/NotFoundPage.vue')),
   ],

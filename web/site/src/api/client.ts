@@ -43,7 +43,7 @@ function kindOf(status: number, text: string): ErrorKind {
   return 'other';
 }
 
-async function errorFrom(response: Response): Promise<ApiError> {
+export async function errorFrom(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => '');
   let detail = '';
   try {

@@ -61,3 +61,8 @@ export function attributionOfSource(source: string): Attribution | null {
   const found = (Object.keys(DATABASES) as GeoDatabase[]).find((database) => DATABASES[database].name === source);
   return found ? DATABASES[found].attribution : null;
 }
+
+/** Every database's credit, for a page that names them all before one is known to be loaded. */
+export function everyAttribution(): Attribution[] {
+  return Object.values(DATABASES).map((database) => database.attribution);
+}

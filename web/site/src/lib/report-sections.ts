@@ -28,9 +28,21 @@ export const SECTION_IDS = [
 // kept once the tab closes), the material of "Share report".
 const collected = shallowReactive<Partial<ReportSections>>({});
 
+/** Told of every result a tool hands over; achievements listen, once a visitor is signed in. */
+export type SectionListener = <K extends ReportSectionId>(id: K, section: NonNullable<ReportSections[K]>) => void;
+const listeners = new Set<SectionListener>();
+
+/** Listens to every result recorded from now on; the returned function stops listening. */
+export function onSectionRecorded(listener: SectionListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 /** Keeps a tool's latest result for the report; a newer run replaces it. */
 export function recordSection<K extends ReportSectionId>(id: K, body: SectionBody<K>): void {
-  collected[id] = { testedAt: new Date().toISOString(), ...body } as ReportSections[K];
+  const section = { testedAt: new Date().toISOString(), ...body } as NonNullable<ReportSections[K]>;
+  collected[id] = section;
+  for (const listener of listeners) listener(id, section);
 }
 
 /** The sections collected so far, in SECTION_IDS order. */

@@ -1,0 +1,62 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import Provider from 'oidc-provider';
+
+/** The public client the site signs in as (no secret: authorisation code with PKCE). */
+export const E2E_OIDC_CLIENT = 'netdiag-site';
+
+/** The one account the provider knows: its dev login page takes `sub` as the login, with any password. */
+export const E2E_USER = { sub: 'ada-0001', name: 'Ada Lovelace', email: 'ada@netdiag.test' };
+
+export interface RunningProvider {
+  issuer: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real OpenID Connect provider (oidc-provider, OpenID certified) on
+ * loopback for the browser tests: its own login and consent pages, PKCE
+ * required for the public client, discovery, JWKS, token and end-session
+ * endpoints as a real deployment has them. `site` is the demo's origin, for
+ * the client's redirect URIs.
+ */
+export async function startOidcProvider(port: number, site: string): Promise<RunningProvider> {
+  const issuer = `http://localhost:${port}`;
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: E2E_OIDC_CLIENT,
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        redirect_uris: [`${site}/signed-in`],
+        post_logout_redirect_uris: [`${site}/`],
+      },
+    ],
+    claims: { openid: ['sub'], profile: ['name'], email: ['email', 'email_verified'] },
+    // The profile's claims in the ID token, as most providers put them for a code flow.
+    conformIdTokenClaims: false,
+    findAccount: (_ctx, sub) =>
+      sub === E2E_USER.sub ? { accountId: sub, claims: () => ({ ...E2E_USER, email_verified: true }) } : undefined,
+    features: { devInteractions: { enabled: true } },
+    cookies: { keys: ['e2e-only-cookie-key'] },
+    // Lifetimes set (its defaults print a notice each): an hour, longer than any test.
+    ttl: { AccessToken: 3600, IdToken: 3600, Interaction: 3600, Session: 3600, Grant: 3600 },
+  });
+  // The browser asks the provider's pages for an icon; a 404 would fail the test's watch.
+  provider.use(async (ctx, next) => {
+    if (ctx.path === '/favicon.ico') ctx.status = 204;
+    else await next();
+  });
+  const server = createServer(provider.callback());
+  server.listen(port, 'localhost');
+  await once(server, 'listening');
+  return {
+    issuer,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { reactive } from 'vue';
+import { getUserInfo, putAchievement, type UserInfo } from '../api/user';
+import { collectedSections, onSectionRecorded, SECTION_IDS, type ReportSectionId } from '../lib/report-sections';
+import { unlockedByProfile, unlockedBySection } from './achievement-rules';
+import { UnlockQueue } from './unlock-queue';
+import { account } from './account';
+
+/** Unlocks are spaced as the reference spaces them, so each notice can be read. */
+const SPACING_MS = 2000;
+
+/** Achievement name → when it was unlocked (ms): the profile's, plus this visit's unlocks. */
+export const held = reactive(new Map<string, number>());
+
+let profile: Promise<UserInfo> | null = null;
+let session = 0;
+let stopListening: (() => void) | null = null;
+
+function remember(info: UserInfo): void {
+  for (const [name, state] of Object.entries(info.achievements ?? {})) {
+    if (state?.achieved === true) held.set(name, typeof state.achievedTime === 'number' ? state.achievedTime : 0);
+  }
+}
+
+/** The signed-in visitor's profile, fetched once per visit (`fresh` asks again); it also refreshes `held`. */
+export function loadProfile(fresh = false, signal?: AbortSignal): Promise<UserInfo> {
+  if (fresh || !profile) {
+    const own = getUserInfo(signal).then((info) => {
+      remember(info);
+      return info;
+    });
+    profile = own;
+    own.catch(() => {
+      if (profile === own) profile = null;
+    });
+  }
+  return profile;
+}
+
+/**
+ * Starts unlocking for a signed-in visitor: waits for the profile (what is
+ * already held is never sent again), then judges every result already
+ * recorded in this visit and each new one. Without a profile (the companion
+ * API not set up or failing) nothing is unlocked: it could not be recorded.
+ */
+export async function startAchievements(): Promise<void> {
+  if (stopListening) return;
+  const own = ++session;
+  const info = await loadProfile().catch(() => null);
+  if (!info || own !== session || stopListening) return;
+  const queue = new UnlockQueue(async (name) => {
+    await putAchievement(name);
+    if (own !== session) return;
+    held.set(name, Date.now());
+    account.unlocked = name;
+  }, SPACING_MS);
+  queue.hold(held.keys());
+  queue.offer(unlockedByProfile(info));
+  const sections = collectedSections();
+  for (const id of SECTION_IDS) {
+    const section = sections[id];
+    if (section) queue.offer(unlockedBySection(id as ReportSectionId, section));
+  }
+  stopListening = onSectionRecorded((id, section) => queue.offer(unlockedBySection(id, section)));
+}
+
+/** On sign-out: nothing more is unlocked or shown for this visitor. */
+export function stopAchievements(): void {
+  session++;
+  stopListening?.();
+  stopListening = null;
+  profile = null;
+  held.clear();
+}

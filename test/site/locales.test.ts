@@ -81,8 +81,10 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
     'globalping.live.code',
     'webrtc.nat.unavailable',
     'webrtc.nat.error',
+    'browser.dnt',
+    'browser.gpc',
   ],
-  // French words spelt as the English ones (and "ms", the unit's symbol in both).
+  // French words spelt as the English ones, and the units' symbols (ms, Mb/s) French writes the same.
   fr: [
     'nav.traceroute',
     'errors.minutes',
@@ -102,6 +104,20 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
     'connectivity.ms',
     'latency.ms',
     'traceroute.ms',
+    'browser.ms',
+    'browser.mbps',
+    'speed.ms',
+    'speed.mbps',
+    'browser.bits',
+    'browser.pixels',
+    'browser.cookies',
+    'profile.level.Standard',
+    'profile.level.Premium',
+    'profile.feature',
+    'dnsdeep.transport',
+    'invisibility.signal',
+    'invisibility.detail.ping',
+    'invisibility.detail.ws',
   ],
   ru: [],
 };

@@ -79,6 +79,11 @@ export default fp(
       ? fromAppRoot(app.config.SECURITY_BLACKLIST_LOG_FILE_PATH)
       : '';
 
+    // A line still being written when the service stops is waited for, so no entry is lost to a shutdown.
+    const writing = new Set<Promise<void>>();
+    app.addHook('onClose', async () => {
+      await Promise.all(writing);
+    });
     const writeLedger = async (request: FastifyRequest, key: string) => {
       const line = `${new Date().toISOString()} ${key} ${request.method} ${request.url.split('?', 1)[0]}\n`;
       try {
@@ -95,7 +100,10 @@ export default fp(
         { ip: clientIp(request), key, method: request.method, url: request.url },
         'client entered the rate-limited state',
       );
-      if (ledgerPath) void writeLedger(request, key);
+      if (ledgerPath) {
+        const write = writeLedger(request, key).finally(() => writing.delete(write));
+        writing.add(write);
+      }
     });
 
     // The plugin's handlers are async functions despite their hook type.

@@ -2,9 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import vue from '@vitejs/plugin-vue';
 import VueI18nPlugin from '@intlify/unplugin-vue-i18n/vite';
-import { countryNames } from './country-names-plugin';
-import { countryFlags } from './flags-plugin';
-import { installable } from './pwa';
+import { countryNames } from './country-names-plugin.ts';
+import { countryFlags } from './flags-plugin.ts';
+import { installable } from './pwa.ts';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 

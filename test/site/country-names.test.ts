@@ -42,3 +42,15 @@ test('other imports are not the plugin’s', () => {
   assert.equal(resolveId('./locales/en.json'), undefined);
   assert.equal(load.call(context, '/some/file.ts'), undefined);
 });
+
+test('French and Russian get every region too, in their own words', () => {
+  const en = table('en');
+  const fr = table('fr');
+  const ru = table('ru');
+  assert.equal(fr.DE, 'Allemagne');
+  assert.equal(fr.US, 'États-Unis');
+  assert.equal(ru.DE, 'Германия');
+  assert.equal(ru.CN, 'Китай');
+  assert.deepEqual(Object.keys(fr).sort(), Object.keys(en).sort());
+  assert.deepEqual(Object.keys(ru).sort(), Object.keys(en).sort());
+});

@@ -52,8 +52,86 @@ test("every language has exactly the English keys, with as many plural forms, th
     const other = textsIn(language);
     assert.deepEqual([...other.keys()].sort(), [...en.keys()].sort(), language);
     for (const [key, text] of en) {
-      assert.equal(other.get(key)?.split(' | ').length, text.split(' | ').length, `${language} ${key}`);
+      assert.equal(other.get(key)?.split(' | ').length, formsIn(language, text), `${language} ${key}`);
     }
+  }
+});
+
+// Russian counts one, few and many (web/site/src/lib/plural.ts): three forms where English has two.
+function formsIn(language: string, english: string): number {
+  const forms = english.split(' | ').length;
+  return language === 'ru' && forms === 2 ? 3 : forms;
+}
+
+// Texts that read the same in English: names, codes, bare placeholders and dashes no language translates.
+const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
+  '*': [
+    'site.name',
+    'nav.whois',
+    'nav.dns',
+    'nav.mac',
+    'nav.reference',
+    'dns.doh',
+    'dns.plain',
+    'asn.tier1',
+    'asn.prefixCounts',
+    'lookup.placeholder',
+    'reference.version',
+    'connectivity.add.groupOption',
+    'globalping.live.code',
+    'webrtc.nat.unavailable',
+    'webrtc.nat.error',
+    'browser.dnt',
+    'browser.gpc',
+  ],
+  // French words spelt as the English ones, and the units' symbols (ms, Mb/s) French writes the same.
+  fr: [
+    'nav.traceroute',
+    'errors.minutes',
+    'geo.org',
+    'asn.share.clients',
+    'asn.share.mobile',
+    'censorship.tier',
+    'censorship.continents.europe',
+    'globalping.picker.sections.europe',
+    'status.indicator.maintenance',
+    'outages.cause',
+    'reference.stable',
+    'rules.destination',
+    'connectivity.site',
+    'connectivity.actions',
+    'connectivity.group.iran',
+    'connectivity.ms',
+    'latency.ms',
+    'traceroute.ms',
+    'browser.ms',
+    'browser.mbps',
+    'speed.ms',
+    'speed.mbps',
+    'browser.bits',
+    'browser.pixels',
+    'browser.cookies',
+    'profile.level.Standard',
+    'profile.level.Premium',
+    'profile.feature',
+    'dnsdeep.transport',
+    'invisibility.signal',
+    'invisibility.detail.ping',
+    'invisibility.detail.ws',
+  ],
+  ru: [],
+};
+
+test('French and Russian leave no English text behind, beyond names and codes', () => {
+  for (const language of ['fr', 'ru']) {
+    const other = textsIn(language);
+    const allowed = new Set([...SAME_AS_ENGLISH['*']!, ...SAME_AS_ENGLISH[language]!]);
+    const untranslated = [...en].filter(([key, text]) => other.get(key) === text && !allowed.has(key));
+    assert.deepEqual(
+      untranslated.map(([key]) => key),
+      [],
+      `${language}: texts still in English`,
+    );
   }
 });
 
@@ -76,4 +154,14 @@ test('every text key the site names literally exists in English', () => {
     }
   }
   assert.deepEqual(missing, []);
+});
+
+test('every translation keeps the English text’s placeholders, no more and no fewer', () => {
+  const placeholders = (text: string) => [...new Set(text.match(/\{\w+\}/g) ?? [])].sort();
+  for (const language of LANGUAGES.filter((l) => l !== 'en')) {
+    const other = textsIn(language);
+    for (const [key, text] of en) {
+      assert.deepEqual(placeholders(other.get(key) ?? ''), placeholders(text), `${language} ${key}`);
+    }
+  }
 });

@@ -4,10 +4,13 @@ import { createI18n } from 'vue-i18n';
 // languages are fetched when chosen.
 import en from './locales/en.json';
 import { addCountryNames } from './lib/country';
+import { frenchPlural, russianPlural } from './lib/plural';
 
 export const LOCALES = [
   { code: 'en', name: 'English' },
   { code: 'zh-CN', name: '简体中文' },
+  { code: 'fr', name: 'Français' },
+  { code: 'ru', name: 'Русский' },
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
 
@@ -18,6 +21,8 @@ const loaders: Record<
   () => Promise<[{ default: typeof en }, { default: Readonly<Record<string, string>> }]>
 > = {
   'zh-CN': () => Promise.all([import('./locales/zh-CN.json'), import('virtual:country-names/zh-CN')]),
+  fr: () => Promise.all([import('./locales/fr.json'), import('virtual:country-names/fr')]),
+  ru: () => Promise.all([import('./locales/ru.json'), import('virtual:country-names/ru')]),
 };
 
 function isLocale(value: unknown): value is Locale {
@@ -40,6 +45,8 @@ function initialLocale(): Locale {
   for (const tag of navigator.languages ?? [navigator.language]) {
     if (/^zh\b/i.test(tag)) return 'zh-CN';
     if (/^en\b/i.test(tag)) return 'en';
+    if (/^fr\b/i.test(tag)) return 'fr';
+    if (/^ru\b/i.test(tag)) return 'ru';
   }
   return 'en';
 }
@@ -51,6 +58,8 @@ export const i18n = createI18n({
   locale: 'en' as Locale,
   fallbackLocale: 'en',
   messages: messages as Record<Locale, typeof en>,
+  // English and Chinese use vue-i18n's default choice; these two count differently.
+  pluralRules: { fr: frenchPlural, ru: russianPlural },
 });
 
 type LocaleHook = (locale: Locale) => Promise<void>;
@@ -88,7 +97,10 @@ export async function setLocale(locale: Locale): Promise<void> {
   }
 }
 
+// The languages the map image is drawn in (frontend contract, /api/map); English for any other.
+const MAP_LANGUAGES: Partial<Record<Locale, string>> = { 'zh-CN': 'zh', fr: 'fr', ru: 'ru' };
+
 /** The two-letter language the map image takes. */
 export function shortLocale(): string {
-  return i18n.global.locale.value === 'zh-CN' ? 'zh' : 'en';
+  return MAP_LANGUAGES[i18n.global.locale.value as Locale] ?? 'en';
 }

@@ -40,7 +40,7 @@ test('browser information names this Chromium, its engine and system, and the sh
 
 test('in Chinese the page and its rows are translated', async ({ page }) => {
   await page.goto('/browser');
-  await page.getByLabel('Language').selectOption('zh-CN');
+  await page.locator('header').getByLabel('Language').selectOption('zh-CN');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('浏览器信息');
   await expect(page.getByRole('region', { name: '浏览器与系统' })).toContainText('操作系统');
 });

@@ -36,7 +36,7 @@ test('the checklist is ticked by keyboard, its progress survives a reload and is
 
 test('in Chinese every item is translated', async ({ page }) => {
   await page.goto('/checklist');
-  await page.getByLabel('Language').selectOption('zh-CN');
+  await page.locator('header').getByLabel('Language').selectOption('zh-CN');
   await expect(page.getByRole('status')).toHaveText('已完成 0 / 42 项');
   await expect(page.getByRole('checkbox', { name: '每个账户使用不同的密码' })).toBeVisible();
 });

@@ -6,8 +6,9 @@ test('Russian counts pick one, few or many as a Russian reader expects', () => {
   const form = (n: number) => ['one', 'few', 'many'][russianPlural(n, 3)];
   for (const n of [1, 21, 31, 101, 1001]) assert.equal(form(n), 'one', String(n));
   for (const n of [2, 3, 4, 22, 24, 102, 1003]) assert.equal(form(n), 'few', String(n));
-  for (const n of [0, 5, 9, 10, 11, 12, 13, 14, 19, 20, 25, 100, 111, 112, 114])
+  for (const n of [0, 5, 9, 10, 11, 12, 13, 14, 19, 20, 25, 100, 111, 112, 114]) {
     assert.equal(form(n), 'many', String(n));
+  }
   assert.equal(form(-3), 'few', 'a negative count follows its size');
 });
 

@@ -15,11 +15,11 @@ test('on a phone the home page folds each source to its place and network, and a
   await expect(cards.filter({ hasText: 'ip-api' }).locator('.geo-summary')).toHaveText('Ashburn, US · AS15169');
   await expect(ipinfo.locator('dl')).toBeHidden();
   // The whole page: the navigation folds behind the Menu button, so the header stays short however many
-  // pages the site has (it took 471 px when its links wrapped onto eight lines).
+  // pages the site has (258 px with the Sign-in button; 471 px without it when the links wrapped onto eight lines).
   const header = await page.locator('header').evaluate((el) => el.getBoundingClientRect().height);
-  expect(header, 'the header on a 390 px phone').toBeLessThan(260);
+  expect(header, 'the header on a 390 px phone').toBeLessThan(300);
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  expect(height, 'the home page on a 390 px phone').toBeLessThan(2600);
+  expect(height, 'the home page on a 390 px phone').toBeLessThan(2650);
 
   await ipinfo.locator('summary').focus();
   await page.keyboard.press('Enter');

@@ -55,11 +55,18 @@ test.describe('on a phone', () => {
     await expect(panel).toBeHidden();
   });
 
-  test('following a link closes the menu, moves the focus to the page, and marks the new page', async ({ page }) => {
+  test('following a link, even the current page’s, or going Back closes the menu; the new page has the focus and the mark', async ({
+    page,
+  }) => {
     await page.goto('/mac');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await menuButton(page).click();
     await expect(nav(page).getByRole('link', { name: 'MAC' })).toHaveAttribute('aria-current', 'page');
+    // The current page's own link closes it too, though the page stays.
+    await nav(page).getByRole('link', { name: 'MAC' }).click();
+    await expect(menuButton(page)).toHaveAttribute('aria-expanded', 'false');
+    await expect(page).toHaveURL(/\/mac$/);
+    await menuButton(page).click();
     await nav(page).getByRole('link', { name: 'Censorship' }).click();
     await page.waitForURL('**/censorship');
     await expect(menuButton(page)).toHaveAttribute('aria-expanded', 'false');
@@ -69,6 +76,12 @@ test.describe('on a phone', () => {
     await menuButton(page).click();
     await expect(nav(page).getByRole('link', { name: 'Censorship' })).toHaveAttribute('aria-current', 'page');
     await expect(nav(page).getByRole('link', { name: 'MAC' })).not.toHaveAttribute('aria-current');
+    // Back closes it too.
+    await page.goBack();
+    await page.waitForURL('**/mac');
+    await expect(menuButton(page)).toHaveAttribute('aria-expanded', 'false');
+    await menuButton(page).click();
+    await expect(nav(page).getByRole('link', { name: 'MAC' })).toHaveAttribute('aria-current', 'page');
     // A tool's page, reached from the menu, is marked too.
     await nav(page).getByRole('link', { name: 'Security checklist' }).click();
     await page.waitForURL('**/checklist');

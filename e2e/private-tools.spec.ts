@@ -2,6 +2,8 @@ import type { Page } from '@playwright/test';
 import { shareAndOpen } from './store-report.js';
 import { expect, screenshots, tabTo, test, type Watch } from './fixtures.js';
 import type { ThirdParty } from './third-party.js';
+import { E2E_USER } from './oidc-provider.js';
+import { issuer, quietProviderFonts, signInAtProvider } from './provider-sign-in.js';
 import { DEMO_TOKENS } from '../test/support/fake-routes/private-tools.js';
 
 // The three private tools against the demo's private API (test/support/fake-routes/private-tools.ts),
@@ -108,13 +110,72 @@ test.describe('in-depth DNS leak', () => {
     expect(polls()).toBe(2);
   });
 
-  test('signed out: the page says to sign in', async ({ page, thirdParty, watch }) => {
+  test('signed out: "sign in required" has a Sign-in button that signs in at the provider and returns to the tool, which then runs', async ({
+    page,
+    thirdParty,
+    watch,
+  }) => {
+    test.setTimeout(90_000);
     leakZone(thirdParty);
     allowRefusal(watch, 401);
+    await quietProviderFonts(page);
     await page.goto('/dnsdeep');
     await page.getByRole('button', { name: 'Run the test' }).click();
-    await expect(page.getByRole('alert')).toContainText('This test needs you to be signed in', { timeout: 20_000 });
+    const alert = page.getByRole('main').getByRole('alert');
+    await expect(alert).toContainText('This test needs you to be signed in', { timeout: 20_000 });
     await expect(page.getByRole('region', { name: 'Resolvers' })).toHaveCount(0);
+    await screenshots(page, 'dnsdeep-sign-in');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshots(page, 'dnsdeep-sign-in-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    await tabTo(page, alert.getByRole('button', { name: 'Sign in' }));
+    await page.keyboard.press('Enter');
+    await signInAtProvider(page);
+    await page.waitForURL('**/dnsdeep');
+    await expect(page.getByRole('button', { name: `Signed in as ${E2E_USER.name}` })).toBeVisible();
+
+    // The same page, now run with the provider's token.
+    const asked = page.waitForRequest((request) => request.url().includes('/api/dnsleaktest/session/'));
+    await page.getByRole('button', { name: 'Run the test' }).click();
+    expect((await asked).headers().authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+    await expect(status(page, 'Test finished.')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('region', { name: 'Resolvers' }).locator('tbody tr')).toHaveCount(3);
+  });
+
+  test('a refused sign-in offers to sign in again, at the provider', async ({ page, thirdParty, watch }) => {
+    leakZone(thirdParty);
+    allowRefusal(watch, 401);
+    await quietProviderFonts(page);
+    await page.route('**/api/dnsleaktest/session/*', (route) =>
+      route.fulfill({ status: 401, json: { error: 'Invalid token' } }),
+    );
+    await page.goto('/dnsdeep');
+    await page.getByRole('button', { name: 'Run the test' }).click();
+    const alert = page.getByRole('main').getByRole('alert');
+    await expect(alert).toContainText('did not accept your sign-in', { timeout: 20_000 });
+    await alert.getByRole('button', { name: 'Sign in again' }).click();
+    await page.waitForURL(`${issuer()}/**`);
+  });
+
+  test('on a site without sign-in, "sign in required" names the settings that set it up', async ({
+    page,
+    thirdParty,
+    watch,
+  }) => {
+    leakZone(thirdParty);
+    allowRefusal(watch, 401);
+    await page.route('**/site-settings.json', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), signIn: null } });
+    });
+    await page.goto('/dnsdeep');
+    await page.getByRole('button', { name: 'Run the test' }).click();
+    const alert = page.getByRole('main').getByRole('alert');
+    await expect(alert).toContainText('this site has no sign-in set up', { timeout: 20_000 });
+    await expect(alert.locator('code')).toHaveText(['OIDC_ISSUER', 'OIDC_CLIENT_ID']);
+    await expect(page.getByRole('button', { name: 'Sign in' })).toHaveCount(0);
+    await screenshots(page, 'dnsdeep-no-sign-in');
   });
 
   test('quota used up: the page says when it renews, and does not retry', async ({ page, thirdParty, watch }) => {

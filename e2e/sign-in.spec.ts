@@ -1,27 +1,14 @@
 import type { Page, Request } from '@playwright/test';
 import { expect, screenshots, tabTo, test } from './fixtures.js';
 import { E2E_OIDC_CLIENT, E2E_USER } from './oidc-provider.js';
+import { issuer, quietProviderFonts, signInAtProvider } from './provider-sign-in.js';
 
 // Sign-in against a real OpenID Connect provider on loopback (oidc-provider,
 // started by the global set-up, its issuer in the demo's settings): its own
 // login and consent pages, the code exchanged with PKCE, the ID token carried
 // to the private routes, which the demo's fake companion API answers.
 
-const issuer = (): string => process.env.E2E_OIDC_ISSUER ?? '';
-
-test.beforeEach(async ({ page }) => {
-  // The provider's own pages import a web font from Google; no test reaches the internet.
-  await page.route('https://fonts.googleapis.com/**', (route) => route.fulfill({ contentType: 'text/css', body: '' }));
-});
-
-/** The provider's dev login page (any password), then its consent page. */
-async function signInAtProvider(page: Page): Promise<void> {
-  await page.waitForURL(`${issuer()}/**`);
-  await page.locator('input[name="login"]').fill(E2E_USER.sub);
-  await page.locator('input[name="password"]').fill('any password');
-  await page.getByRole('button', { name: 'Sign-in' }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-}
+test.beforeEach(({ page }) => quietProviderFonts(page));
 
 /** The claims of the bearer token a request carried. */
 function bearerClaims(request: Request): Record<string, unknown> {

@@ -87,6 +87,8 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
   // French words spelt as the English ones, and the units' symbols (ms, Mb/s) French writes the same.
   fr: [
     'nav.traceroute',
+    'nav.menu',
+    'nav.groups.tests',
     'errors.minutes',
     'geo.org',
     'asn.share.clients',

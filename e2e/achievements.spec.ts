@@ -54,18 +54,20 @@ test('ticking the security checklist unlocks Surface check, Halfway there and Fu
   await page.waitForURL('**/checklist');
   await expect(menuButton(page)).toBeVisible();
   // The tick made before signing in earns the first one once the profile is known.
+  // Unlocks wait for the profile and go out two seconds apart: generous waits on a busy machine.
   const notice = (title: string) => page.getByRole('status').filter({ hasText: `Achievement unlocked: ${title}` });
-  await expect(notice('Surface check')).toBeVisible();
+  const unlocked = { timeout: 30_000 };
+  await expect(notice('Surface check')).toBeVisible(unlocked);
   expect(sent()).toEqual(['SurfaceCheck']);
 
   // 22 of 42 is more than half; 21 is not.
   for (let i = 1; i < 21; i++) await boxes.nth(i).check();
   await expect(progress).toHaveText('21 of 42 steps done');
   await boxes.nth(21).check();
-  await expect(notice('Halfway there')).toBeVisible();
+  await expect(notice('Halfway there')).toBeVisible(unlocked);
   for (let i = 22; i < 42; i++) await boxes.nth(i).check();
   await expect(progress).toHaveText('42 of 42 steps done');
-  await expect(notice('Fully secured')).toBeVisible();
+  await expect(notice('Fully secured')).toBeVisible(unlocked);
   // Each once, in order, a PUT with the visitor's ID token; unticking and ticking again sends nothing more.
   await boxes.nth(41).uncheck();
   await boxes.nth(41).check();

@@ -1,4 +1,6 @@
 import { expect, screenshots, tabTo, test } from './fixtures.js';
+import { issuer } from './sign-in-steps.js';
+import { KEPT_IN_BROWSER } from '../web/site/src/lib/storage-keys.js';
 
 const MAXMIND_SENTENCE =
   'This product includes GeoLite2 data created by MaxMind, available from https://www.maxmind.com.';
@@ -44,7 +46,20 @@ test('the privacy page is reached from the footer by keyboard and says what each
   await expect(flow('WebRTC leak')).toContainText('STUN servers');
   await expect(flow('Latency')).toContainText('Globalping');
   await expect(flow('Browser')).toContainText('Nothing');
-  await expect(page.getByRole('region', { name: 'What your browser keeps' })).toContainText('netdiag.checklist.done');
+  await expect(flow('In-depth DNS leak')).toContainText('passing on your sign-in token');
+  await expect(flow('Proxy detection')).toContainText('detection script');
+  await expect(flow('Persona check')).toContainText('cloudflare.com');
+  const region = (name: string) => page.getByRole('region', { name });
+  await expect(region('Signing in')).toContainText(`On this site you sign in with ${new URL(issuer()).host},`);
+  await expect(region('Error reports')).toContainText('The operator has set up error reports');
+  await expect(region('Use without a connection')).toContainText('never keeps this server’s answers');
+  // Every key, cache and database the site keeps, grouped by where (test/site/storage-keys.test.ts holds the
+  // list to the code).
+  const kept = region('What your browser keeps');
+  await expect(kept.locator('code')).toHaveText(KEPT_IN_BROWSER.map((entry) => entry.name));
+  await expect(kept.getByRole('list', { name: 'In session storage, gone when you close the tab:' })).toContainText(
+    'oidc.user:',
+  );
   // The demo loads MaxMind GeoLite2: its credit alone, in MaxMind's words.
   const credits = page.getByRole('region', { name: 'Data credits' });
   await expect(credits).toContainText('This site locates addresses with a local database');
@@ -58,12 +73,16 @@ test('the privacy page is reached from the footer by keyboard and says what each
   }
 });
 
-test('with no local database loaded, the privacy page names both databases’ credits', async ({ page }) => {
+test('with no local database, sign-in or error tracker set up, the privacy page names both credits and says so', async ({
+  page,
+}) => {
   await page.route('**/site-settings.json', async (route) => {
     const settings = await (await route.fetch()).json();
-    await route.fulfill({ json: { ...settings, geoDatabase: null } });
+    await route.fulfill({ json: { ...settings, geoDatabase: null, signIn: null, telemetry: null } });
   });
   await page.goto('/privacy');
+  await expect(page.getByRole('region', { name: 'Signing in' })).toContainText('Sign-in is not set up on this site');
+  await expect(page.getByRole('region', { name: 'Error reports' })).toContainText('no report leaves your browser');
   const credits = page.getByRole('region', { name: 'Data credits' });
   await expect(credits).toContainText('When the operator loads a local geolocation database');
   await expect(credits.getByRole('listitem')).toHaveText([MAXMIND_SENTENCE, 'IP Geolocation by DB-IP']);

@@ -3,7 +3,7 @@ import { shareAndOpen } from './store-report.js';
 import { expect, screenshots, tabTo, test, type Watch } from './fixtures.js';
 import type { ThirdParty } from './third-party.js';
 import { E2E_USER } from './oidc-provider.js';
-import { issuer, quietProviderFonts, signInAtProvider } from './provider-sign-in.js';
+import { issuer, signInAtProvider, withoutProviderFonts } from './sign-in-steps.js';
 import { DEMO_TOKENS } from '../test/support/fake-routes/private-tools.js';
 
 // The three private tools against the demo's private API (test/support/fake-routes/private-tools.ts),
@@ -118,7 +118,7 @@ test.describe('in-depth DNS leak', () => {
     test.setTimeout(90_000);
     leakZone(thirdParty);
     allowRefusal(watch, 401);
-    await quietProviderFonts(page);
+    await withoutProviderFonts(page);
     await page.goto('/dnsdeep');
     await page.getByRole('button', { name: 'Run the test' }).click();
     const alert = page.getByRole('main').getByRole('alert');
@@ -146,7 +146,7 @@ test.describe('in-depth DNS leak', () => {
   test('a refused sign-in offers to sign in again, at the provider', async ({ page, thirdParty, watch }) => {
     leakZone(thirdParty);
     allowRefusal(watch, 401);
-    await quietProviderFonts(page);
+    await withoutProviderFonts(page);
     await page.route('**/api/dnsleaktest/session/*', (route) =>
       route.fulfill({ status: 401, json: { error: 'Invalid token' } }),
     );

@@ -1,23 +1,13 @@
-import type { Page, Request } from '@playwright/test';
 import { expect, screenshots, tabTo, test } from './fixtures.js';
 import { E2E_OIDC_CLIENT, E2E_USER } from './oidc-provider.js';
-import { issuer, quietProviderFonts, signInAtProvider } from './provider-sign-in.js';
+import { bearerClaims, issuer, menuButton, signInAtProvider, withoutProviderFonts } from './sign-in-steps.js';
 
 // Sign-in against a real OpenID Connect provider on loopback (oidc-provider,
 // started by the global set-up, its issuer in the demo's settings): its own
 // login and consent pages, the code exchanged with PKCE, the ID token carried
 // to the private routes, which the demo's fake companion API answers.
 
-test.beforeEach(({ page }) => quietProviderFonts(page));
-
-/** The claims of the bearer token a request carried. */
-function bearerClaims(request: Request): Record<string, unknown> {
-  const match = /^Bearer ([\w-]+)\.([\w-]+)\.([\w-]+)$/.exec(request.headers().authorization ?? '');
-  expect(match, 'a bearer JWT').not.toBeNull();
-  return JSON.parse(Buffer.from(match![2]!, 'base64url').toString('utf8')) as Record<string, unknown>;
-}
-
-const menuButton = (page: Page) => page.getByRole('button', { name: `Signed in as ${E2E_USER.name}` });
+test.beforeEach(async ({ page }) => withoutProviderFonts(page));
 
 test('a visitor signs in at the provider, sees the profile, unlocks an achievement with a tool, and signs out', async ({
   page,

@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   ACHIEVEMENTS,
   isAchievement,
+  unlockedByEvent,
   unlockedByProfile,
   unlockedBySection,
 } from '../../web/site/src/account/achievement-rules.js';
@@ -68,4 +71,65 @@ test('a loaded profile: I am human, and Making big news past 1000 uses (whatever
   assert.deepEqual(unlockedByProfile({ functionUses: { total: 1001 } }), ['IAmHuman', 'MakingBigNews']);
   assert.deepEqual(unlockedByProfile({ functionUses: { total: '5000' } }), ['IAmHuman']);
   assert.deepEqual(unlockedByProfile({}), ['IAmHuman']);
+});
+
+test('security checklist: any tick, more than half, every item', () => {
+  const progress = (done: number, total = 42) => unlockedByEvent('checklistProgress', { done, total });
+  assert.deepEqual(progress(0), []);
+  assert.deepEqual(progress(1), ['SurfaceCheck']);
+  assert.deepEqual(progress(21), ['SurfaceCheck']);
+  assert.deepEqual(progress(22), ['SurfaceCheck', 'HalfwayThere']);
+  assert.deepEqual(progress(41), ['SurfaceCheck', 'HalfwayThere']);
+  assert.deepEqual(progress(42), ['SurfaceCheck', 'HalfwayThere', 'FullySecured']);
+  assert.deepEqual(progress(0, 0), []);
+});
+
+test('censorship, WHOIS and the address history: a block found, the original site looked up, ten countries', () => {
+  assert.deepEqual(unlockedByEvent('censorshipTested', { blocked: true }), ['ItIsOpen']);
+  assert.deepEqual(unlockedByEvent('censorshipTested', { blocked: false }), []);
+  assert.deepEqual(unlockedByEvent('whoisLookup', { query: 'ipcheck.ing' }), ['CuriousCat']);
+  assert.deepEqual(unlockedByEvent('whoisLookup', { query: 'www.IPCheck.ing' }), ['CuriousCat']);
+  assert.deepEqual(unlockedByEvent('whoisLookup', { query: 'example.com' }), []);
+  assert.deepEqual(unlockedByEvent('historyUpdated', { countries: 9 }), []);
+  assert.deepEqual(unlockedByEvent('historyUpdated', { countries: 10 }), ['GlobeTrotter']);
+});
+
+// What this site cannot offer (docs/site.md, "Achievements"): no multi-round connectivity mode, no auto-run
+// settings, no keyboard-shortcut help, no outage pulse; the donor's is granted by the operator.
+const NOT_EARNABLE = ['ResourceHog', 'EnergySaver', 'CleverTrickery', 'HelloWorld', 'GenerousDonor'];
+
+test('every other achievement has a rule that earns it, and the profile says which cannot be earned here', () => {
+  const earned = new Set([
+    ...unlockedByProfile({ functionUses: { total: 1001 } }),
+    ...unlockedBySection('speedtest', { testedAt, downloadMbps: 1000, uploadMbps: 1000 }),
+    ...unlockedBySection('ruletest', { testedAt, uniqueIPCount: 8, workers: [] }),
+    ...unlockedBySection('invisibility', { testedAt, scores: { proxy: 0, vpn: 0 }, flags: [] }),
+    ...unlockedBySection('invisibility', { testedAt, scores: { proxy: 90, vpn: 0 }, flags: [] }),
+    ...unlockedBySection('ipinfo', {
+      testedAt,
+      cards: [
+        { source: 'geo-private', qualityScore: 1, countryCode: 'AQ' },
+        { source: 'geo-private', qualityScore: 100 },
+      ],
+    }),
+    ...unlockedBySection('connectivity', {
+      testedAt,
+      targets: [{ id: 'own', name: 'Own', status: 'ok', timeMs: 1, custom: true }],
+    }),
+    ...unlockedByEvent('checklistProgress', { done: 42, total: 42 }),
+    ...unlockedByEvent('censorshipTested', { blocked: true }),
+    ...unlockedByEvent('whoisLookup', { query: 'ipcheck.ing' }),
+    ...unlockedByEvent('historyUpdated', { countries: 12 }),
+  ]);
+  assert.deepEqual(
+    ACHIEVEMENTS.filter((name) => !earned.has(name)),
+    NOT_EARNABLE,
+  );
+  const en = JSON.parse(readFileSync(join(import.meta.dirname, '../../web/site/src/locales/en.json'), 'utf8')) as {
+    achievements: Record<string, { how: string }>;
+  };
+  for (const name of NOT_EARNABLE.filter((n) => n !== 'GenerousDonor')) {
+    assert.match(en.achievements[name]!.how, /^Not offered on this site: /);
+  }
+  assert.match(en.achievements.GenerousDonor!.how, /operator grants/);
 });

@@ -1,12 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  HISTORY_CAP,
-  HISTORY_KEY,
-  readHistory,
-  saveHistory,
-  withSighting,
-} from '../../web/site/src/lib/address-history.js';
+import { HISTORY_CAP, readHistory, saveHistory, withSighting } from '../../web/site/src/lib/address-history.js';
+import { HISTORY_KEY } from '../../web/site/src/lib/storage-keys.js';
 import { memoryStore } from './memory-store.js';
 
 const t0 = new Date('2026-01-01T10:00:00Z');

@@ -1,12 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasStoredSession, returnPath, sessionKey } from '../../web/site/src/account/stored-session.js';
+import { hasStoredSession, returnPath } from '../../web/site/src/account/stored-session.js';
+import { signInSessionKey } from '../../web/site/src/lib/storage-keys.js';
 
 const signIn = { issuer: 'https://id.netdiag.example/realms/site', clientId: 'netdiag-site', scopes: 'openid' };
 
 test('a session is found under oidc-client-ts’s own key, without the library', () => {
-  assert.equal(sessionKey(signIn), 'oidc.user:https://id.netdiag.example/realms/site:netdiag-site');
-  const storage = new Map([[sessionKey(signIn), '{"id_token":"x"}']]);
+  const key = signInSessionKey(signIn.issuer, signIn.clientId);
+  assert.equal(key, 'oidc.user:https://id.netdiag.example/realms/site:netdiag-site');
+  const storage = new Map([[key, '{"id_token":"x"}']]);
   const store = { getItem: (key: string) => storage.get(key) ?? null };
   assert.equal(hasStoredSession(signIn, store), true);
   assert.equal(hasStoredSession({ ...signIn, clientId: 'other' }, store), false);

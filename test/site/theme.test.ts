@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyTheme, isDark, readTheme, saveTheme, THEME_KEY } from '../../web/site/src/lib/theme.js';
+import { applyTheme, isDark, readTheme, saveTheme } from '../../web/site/src/lib/theme.js';
+import { THEME_KEY } from '../../web/site/src/lib/storage-keys.js';
 import { memoryStore } from './memory-store.js';
 
 test('a chosen theme is remembered; auto is remembered as nothing, so the default follows the system', () => {

@@ -1,4 +1,5 @@
 import { VitePWA } from 'vite-plugin-pwa';
+import { CHUNK_CACHE } from './src/lib/storage-keys.js';
 
 // Workbox tests a navigation's path and query string against these. The service's own answers that are not
 // pages (operations/), and a path whose last segment has a file extension (web/cache-class.ts's rule, but
@@ -60,7 +61,7 @@ export function installable() {
           // Content-hashed (immutable): a kept copy is always right, so it is used without asking.
           urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
           handler: 'CacheFirst',
-          options: { cacheName: 'netdiag-chunks', expiration: { maxEntries: 120 } },
+          options: { cacheName: CHUNK_CACHE, expiration: { maxEntries: 120 } },
         },
       ],
     },

@@ -5,6 +5,7 @@ import { createI18n } from 'vue-i18n';
 import en from './locales/en.json';
 import { addCountryNames } from './lib/country';
 import { frenchPlural, russianPlural } from './lib/plural';
+import { LOCALE_KEY } from './lib/storage-keys';
 
 export const LOCALES = [
   { code: 'en', name: 'English' },
@@ -14,7 +15,6 @@ export const LOCALES = [
 ] as const;
 export type Locale = (typeof LOCALES)[number]['code'];
 
-const STORAGE_KEY = 'netdiag.locale';
 // A language's texts and its country names, fetched together when it is chosen.
 const loaders: Record<
   Exclude<Locale, 'en'>,
@@ -31,7 +31,7 @@ function isLocale(value: unknown): value is Locale {
 
 function stored(): Locale | null {
   try {
-    const value = localStorage.getItem(STORAGE_KEY);
+    const value = localStorage.getItem(LOCALE_KEY);
     return isLocale(value) ? value : null;
   } catch {
     return null;
@@ -91,7 +91,7 @@ export function startLocale(): Promise<void> {
 export async function setLocale(locale: Locale): Promise<void> {
   await apply(locale);
   try {
-    localStorage.setItem(STORAGE_KEY, locale);
+    localStorage.setItem(LOCALE_KEY, locale);
   } catch {
     // Storage refused (private mode, a full quota): the choice holds for this visit only.
   }

@@ -1,4 +1,5 @@
 import type { ReportSectionId, ReportSections } from '../lib/report-sections.js';
+import type { SiteEventName, SiteEvents } from '../lib/site-events.js';
 
 /** Every achievement the companion API knows, in the order the profile lists them (the reference's). */
 export const ACHIEVEMENTS = [
@@ -79,6 +80,29 @@ const bySection: { [K in ReportSectionId]?: (section: Section<K>) => Achievement
 export function unlockedBySection<K extends ReportSectionId>(id: K, section: Section<K>): Achievement[] {
   const rule = bySection[id] as ((section: Section<K>) => Achievement[]) | undefined;
   return rule ? rule(section) : [];
+}
+
+/** The reference's checklist thresholds: any tick, more than half, every item. */
+function checklist({ done, total }: SiteEvents['checklistProgress']): Achievement[] {
+  if (total <= 0 || done <= 0) return [];
+  const out: Achievement[] = ['SurfaceCheck'];
+  if (done / total > 0.5) out.push('HalfwayThere');
+  if (done >= total) out.push('FullySecured');
+  return out;
+}
+
+// What the visitor does that fills no report section (lib/site-events.ts), by the reference's rules. The
+// reference's CuriousCat looks for its own domain in the query; the how-to text names it, so it stays.
+const byEvent: { [K in SiteEventName]: (detail: SiteEvents[K]) => Achievement[] } = {
+  checklistProgress: checklist,
+  censorshipTested: ({ blocked }) => (blocked ? ['ItIsOpen'] : []),
+  whoisLookup: ({ query }) => (query.toLowerCase().includes('ipcheck.ing') ? ['CuriousCat'] : []),
+  historyUpdated: ({ countries }) => (countries >= 10 ? ['GlobeTrotter'] : []),
+};
+
+/** The achievements an event earns. */
+export function unlockedByEvent<K extends SiteEventName>(name: K, detail: SiteEvents[K]): Achievement[] {
+  return (byEvent[name] as (detail: SiteEvents[K]) => Achievement[])(detail);
 }
 
 /** The achievements a loaded profile earns: being signed in at all, and more than 1000 uses. */

@@ -1,7 +1,8 @@
 import { reactive } from 'vue';
 import { getUserInfo, putAchievement, type UserInfo } from '../api/user';
 import { collectedSections, onSectionRecorded, SECTION_IDS, type ReportSectionId } from '../lib/report-sections';
-import { unlockedByProfile, unlockedBySection } from './achievement-rules';
+import { latestSiteEvents, onSiteEvent, type SiteEventName, type SiteEvents } from '../lib/site-events';
+import { unlockedByEvent, unlockedByProfile, unlockedBySection } from './achievement-rules';
 import { UnlockQueue } from './unlock-queue';
 import { account } from './account';
 
@@ -38,8 +39,8 @@ export function loadProfile(fresh = false, signal?: AbortSignal): Promise<UserIn
 
 /**
  * Starts unlocking for a signed-in visitor: waits for the profile (what is
- * already held is never sent again), then judges every result already
- * recorded in this visit and each new one. Without a profile (the companion
+ * already held is never sent again), then judges every result and event
+ * already recorded in this visit and each new one. Without a profile (the companion
  * API not set up or failing) nothing is unlocked: it could not be recorded.
  */
 export async function startAchievements(): Promise<void> {
@@ -60,7 +61,16 @@ export async function startAchievements(): Promise<void> {
     const section = sections[id];
     if (section) queue.offer(unlockedBySection(id as ReportSectionId, section));
   }
-  stopListening = onSectionRecorded((id, section) => queue.offer(unlockedBySection(id, section)));
+  const events = latestSiteEvents();
+  for (const name of Object.keys(events) as SiteEventName[]) {
+    queue.offer(unlockedByEvent(name, events[name] as SiteEvents[typeof name]));
+  }
+  const stopSections = onSectionRecorded((id, section) => queue.offer(unlockedBySection(id, section)));
+  const stopEvents = onSiteEvent((name, detail) => queue.offer(unlockedByEvent(name, detail)));
+  stopListening = () => {
+    stopSections();
+    stopEvents();
+  };
 }
 
 /** On sign-out: nothing more is unlocked or shown for this visitor. */

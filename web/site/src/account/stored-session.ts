@@ -1,19 +1,15 @@
 import type { SiteSettings } from '../../../site-settings.js';
+import { signInSessionKey } from '../lib/storage-keys.js';
 
 export type SignInSettings = NonNullable<SiteSettings['signIn']>;
 
 /**
- * Where oidc-client-ts keeps a signed-in visitor (its default store:
- * sessionStorage, prefix `oidc.`, key `user:<authority>:<client_id>`). Read
- * without the library, so a visitor who never signed in never downloads it.
+ * Whether this tab holds a session, read where oidc-client-ts keeps it without
+ * the library, so a visitor who never signed in never downloads it.
  */
-export function sessionKey(signIn: SignInSettings): string {
-  return `oidc.user:${signIn.issuer}:${signIn.clientId}`;
-}
-
 export function hasStoredSession(signIn: SignInSettings, storage: Pick<Storage, 'getItem'> | null = store()): boolean {
   try {
-    return Boolean(storage?.getItem(sessionKey(signIn)));
+    return Boolean(storage?.getItem(signInSessionKey(signIn.issuer, signIn.clientId)));
   } catch {
     return false;
   }

@@ -1,5 +1,6 @@
 import { isIp } from './ip.js';
 import { readKept, writeKept, type KeptStore } from './kept.js';
+import { HISTORY_KEY } from './storage-keys.js';
 
 /** One address the home page saw for this visitor: when first and last, and where the sources placed it. */
 export interface HistoryEntry {
@@ -10,7 +11,6 @@ export interface HistoryEntry {
   lastSeen: string;
 }
 
-export const HISTORY_KEY = 'netdiag.history';
 /** Enough for months of a changing home address; more would only fill the visitor's storage. */
 export const HISTORY_CAP = 50;
 

@@ -3,10 +3,10 @@ import { browserStore, readKept, writeKept } from './kept.js';
 import { applyTheme, isDark, readTheme, saveTheme } from './theme.js';
 import { maskIp } from './mask.js';
 import { isIp } from './ip.js';
+import { MASK_KEY } from './storage-keys.js';
 
 // The visitor's display choices, remembered in this browser and applied live to every page.
 const store = browserStore();
-const MASK_KEY = 'netdiag.mask';
 
 export const theme = ref(readTheme(store));
 export const masked = ref(readKept(store, MASK_KEY) === 'on');

@@ -1,10 +1,9 @@
 import { readKept, writeKept, type KeptStore } from './kept.js';
+import { THEME_KEY } from './storage-keys.js';
 
 /** `auto` follows the system's `prefers-color-scheme`; the others pin one. */
 export type Theme = 'auto' | 'light' | 'dark';
 export const THEMES: readonly Theme[] = ['auto', 'light', 'dark'];
-
-export const THEME_KEY = 'netdiag.theme';
 
 export function isTheme(value: unknown): value is Theme {
   return THEMES.includes(value as Theme);

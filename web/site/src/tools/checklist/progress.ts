@@ -1,6 +1,6 @@
+import { CHECKLIST_KEY } from '../../lib/storage-keys.js';
 import { ALL_ITEMS, GROUPS, type GroupId, type ItemId } from './items.js';
 
-const KEY = 'netdiag.checklist.done';
 const known = new Set<string>(ALL_ITEMS);
 
 /**
@@ -10,7 +10,7 @@ const known = new Set<string>(ALL_ITEMS);
  */
 export function loadDone(storage: Pick<Storage, 'getItem'> | null): Set<ItemId> {
   try {
-    const stored: unknown = JSON.parse(storage?.getItem(KEY) ?? '[]');
+    const stored: unknown = JSON.parse(storage?.getItem(CHECKLIST_KEY) ?? '[]');
     if (!Array.isArray(stored)) return new Set();
     return new Set(stored.filter((id): id is ItemId => typeof id === 'string' && known.has(id)));
   } catch {
@@ -22,7 +22,7 @@ export function loadDone(storage: Pick<Storage, 'getItem'> | null): Set<ItemId> 
 export function saveDone(storage: Pick<Storage, 'setItem'> | null, done: ReadonlySet<ItemId>): boolean {
   try {
     if (!storage) return false;
-    storage.setItem(KEY, JSON.stringify(ALL_ITEMS.filter((id) => done.has(id))));
+    storage.setItem(CHECKLIST_KEY, JSON.stringify(ALL_ITEMS.filter((id) => done.has(id))));
     return true;
   } catch {
     return false;
@@ -33,7 +33,7 @@ export function saveDone(storage: Pick<Storage, 'setItem'> | null, done: Readonl
 export function clearDone(storage: Pick<Storage, 'removeItem'> | null): boolean {
   try {
     if (!storage) return false;
-    storage.removeItem(KEY);
+    storage.removeItem(CHECKLIST_KEY);
     return true;
   } catch {
     return false;

@@ -1,6 +1,5 @@
+import { CONNECTIVITY_KEY } from '../../lib/storage-keys.js';
 import { defaultTargets, hostOf, MAX_NAME, MAX_TARGETS, type Target } from './targets.js';
-
-const KEY = 'netdiag.connectivity.targets';
 
 function isTarget(value: unknown): value is Target {
   if (!value || typeof value !== 'object') return false;
@@ -27,7 +26,7 @@ function isTarget(value: unknown): value is Target {
 export function loadTargets(storage: Pick<Storage, 'getItem'> | null): Target[] {
   let stored: unknown;
   try {
-    const text = storage?.getItem(KEY);
+    const text = storage?.getItem(CONNECTIVITY_KEY);
     if (text == null) return defaultTargets();
     stored = JSON.parse(text);
   } catch {
@@ -48,7 +47,7 @@ export function loadTargets(storage: Pick<Storage, 'getItem'> | null): Target[] 
 export function saveTargets(storage: Pick<Storage, 'setItem'> | null, list: readonly Target[]): boolean {
   try {
     if (!storage) return false;
-    storage.setItem(KEY, JSON.stringify(list));
+    storage.setItem(CONNECTIVITY_KEY, JSON.stringify(list));
     return true;
   } catch {
     return false;

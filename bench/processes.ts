@@ -9,6 +9,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 export const REFERER = 'http://localhost/';
 
+/**
+ * The service runs as deployed: `npm start` and the systemd units set this
+ * (test/operations/malloc-tunables.test.ts holds the three together).
+ */
+export const GLIBC_TUNABLES = 'glibc.malloc.trim_threshold=67108864';
+
 const TICKS_PER_S = 100;
 
 /** User plus system CPU seconds a process has used so far (Linux /proc; 0 elsewhere). */
@@ -55,7 +61,13 @@ export async function startServer(env: Record<string, string>, logFile: string, 
   const fd = openSync(logFile, 'a');
   const child = spawn(...serverCommand(pinned, ['--import', 'tsx', 'server.ts']), {
     cwd: APP_ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env, BACKEND_PORT: String(apiPort), FRONTEND_PORT: String(frontPort) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      GLIBC_TUNABLES,
+      ...env,
+      BACKEND_PORT: String(apiPort),
+      FRONTEND_PORT: String(frontPort),
+    },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);

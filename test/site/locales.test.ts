@@ -81,10 +81,9 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
     'globalping.live.code',
     'webrtc.nat.unavailable',
     'webrtc.nat.error',
-    'browser.dnt',
     'browser.gpc',
   ],
-  // French words spelt as the English ones, and the units' symbols (ms, Mb/s) French writes the same.
+  // French words spelt as the English ones.
   fr: [
     'nav.traceroute',
     'nav.menu',
@@ -103,13 +102,6 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
     'connectivity.site',
     'connectivity.actions',
     'connectivity.group.iran',
-    'connectivity.ms',
-    'latency.ms',
-    'traceroute.ms',
-    'browser.ms',
-    'browser.mbps',
-    'speed.ms',
-    'speed.mbps',
     'browser.bits',
     'browser.pixels',
     'browser.cookies',
@@ -118,8 +110,6 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
     'profile.feature',
     'dnsdeep.transport',
     'invisibility.signal',
-    'invisibility.detail.ping',
-    'invisibility.detail.ws',
   ],
   ru: [],
 };
@@ -135,6 +125,21 @@ test('French and Russian leave no English text behind, beyond names and codes', 
       `${language}: texts still in English`,
     );
   }
+});
+
+test('the list of texts allowed to read as English holds none that no longer do', () => {
+  const same = (language: string) => {
+    const other = textsIn(language);
+    return new Set([...en].filter(([key, text]) => other.get(key) === text).map(([key]) => key));
+  };
+  const fr = same('fr');
+  const ru = same('ru');
+  const stale = [
+    ...SAME_AS_ENGLISH['*']!.filter((key) => !fr.has(key) && !ru.has(key)),
+    ...SAME_AS_ENGLISH.fr!.filter((key) => !fr.has(key)).map((key) => `fr: ${key}`),
+    ...SAME_AS_ENGLISH.ru!.filter((key) => !ru.has(key)).map((key) => `ru: ${key}`),
+  ];
+  assert.deepEqual(stale, []);
 });
 
 test("every tool has its texts in every language and a navigation label in the site's", () => {

@@ -236,6 +236,30 @@ test('the target must be something probes on the internet can reach', async ({ p
   expect(thirdParty.seen().filter((r) => r.host === HOST)).toEqual([]);
 });
 
+test('the target box: empty and wrong-kind words, and the visitor’s own address in one click', async ({
+  page,
+  thirdParty,
+}) => {
+  const globalping = fakeGlobalping(thirdParty, GOOD_PING);
+  await page.goto('/traceroute');
+  await expect(page.getByText('7 countries chosen.')).toBeVisible();
+  const box = page.getByLabel('Target: an IP address or a domain');
+  await expect(box).toHaveAttribute('placeholder', 'example.com');
+  // A measurement's set-up, not a search: the form is no search landmark.
+  await expect(page.getByRole('search')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Run the test' }).click();
+  await expect(page.getByText('Type an IP address or a domain first, for example example.com.')).toBeVisible();
+  await expect(box).toHaveAttribute('aria-invalid', 'true');
+  await box.fill('not a host!');
+  await box.press('Enter');
+  await expect(page.getByText('That is not an IP address or a domain. For example: example.com.')).toBeVisible();
+  await page.getByRole('button', { name: /Use your address/ }).click();
+  await expect(box).toHaveValue('8.8.8.8');
+  await expect(box).toHaveAttribute('aria-invalid', 'false');
+  await expect(page.getByText('The probes send their packets to this address or name.')).toBeVisible();
+  expect(globalping.posted()).toEqual([]);
+});
+
 test('censorship: the live test runs an HTTP HEAD from the chosen countries and lists what each probe saw', async ({
   page,
   thirdParty,

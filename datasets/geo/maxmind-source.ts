@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream, type Stats } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Transform } from 'node:stream';
@@ -7,14 +6,9 @@ import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
 import { byteCap } from '../../lib/byte-cap.js';
 import { UpstreamError, type UpstreamResponse } from '../../lib/upstream.js';
-import {
-  MAX_DATABASE_BYTES,
-  type DatabaseSource,
-  type Edition,
-  type FetchedDatabase,
-  type SourceContext,
-} from './database-source.js';
-import { cappedBody, downloadRequest } from './download-request.js';
+import { MAX_DATABASE_BYTES, type Edition, type FetchedDatabase, type SourceContext } from './database-source.js';
+import { downloadRequest } from './download-request.js';
+import { PublishedSource, type Release } from './published-source.js';
 
 /** The two databases, by MaxMind edition id (also their file names under the geo folder). */
 export const EDITIONS = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' } as const;
@@ -27,18 +21,16 @@ const MAX_CHECKSUM_BYTES = 4096;
  * per edition with a SHA-256 sum beside it, releases told apart by their
  * Last-Modified.
  */
-export class MaxmindSource implements DatabaseSource {
+export class MaxmindSource extends PublishedSource {
   readonly provider = 'maxmind';
   readonly refusedHint = 'check GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY';
 
   constructor(
-    private readonly context: SourceContext,
+    context: SourceContext,
     private readonly accountId: string,
     private readonly licenseKey: string,
-  ) {}
-
-  name(edition: Edition): string {
-    return EDITIONS[edition];
+  ) {
+    super(context, EDITIONS);
   }
 
   get missingAccess(): string | null {
@@ -63,22 +55,11 @@ export class MaxmindSource implements DatabaseSource {
     });
   }
 
-  async isNewer(edition: Edition, local: Stats, deadline: number): Promise<boolean> {
-    const res = await this.request(this.url(edition, 'tar.gz'), 'HEAD', deadline);
-    res.body.destroy();
-    const remote = Date.parse(String(res.headers['last-modified'] ?? ''));
-    const log = this.context.log;
-    if (Number.isNaN(remote)) {
-      log.warn({ edition: EDITIONS[edition] }, 'geo database upstream sent no Last-Modified; not downloading');
-      return false;
-    }
-    // File times keep whole seconds from HTTP dates; anything newer by a second or more is a new copy.
-    const newer = remote - local.mtimeMs >= 1000;
-    log.info(
-      { edition: EDITIONS[edition], remote: new Date(remote), local: local.mtime, newer },
-      'geo database update check',
-    );
-    return newer;
+  /** The archive, dated by its Last-Modified. */
+  protected async release(edition: Edition, method: 'GET' | 'HEAD', deadline: number): Promise<Release> {
+    const res = await this.request(this.url(edition, 'tar.gz'), method, deadline);
+    const published = Date.parse(String(res.headers['last-modified'] ?? ''));
+    return { res, publishedAt: Number.isNaN(published) ? null : new Date(published), label: EDITIONS[edition] };
   }
 
   /** The checksum, then the archive streamed to `work` while hashed, then the one database it holds extracted. */
@@ -89,8 +70,6 @@ export class MaxmindSource implements DatabaseSource {
     if (!expected) throw new Error(`${name}: checksum file is not a SHA-256 sum`);
 
     const archive = join(work, `${name}.tar.gz`);
-    const res = await this.request(this.url(edition, 'tar.gz'), 'GET', deadline);
-    const lastModified = Date.parse(String(res.headers['last-modified'] ?? ''));
     const hash = createHash('sha256');
     const hashing = new Transform({
       transform(chunk: Buffer, _enc, done) {
@@ -98,7 +77,7 @@ export class MaxmindSource implements DatabaseSource {
         done(null, chunk);
       },
     });
-    await pipeline([...cappedBody(res, name, this.context), hashing, createWriteStream(archive)]);
+    const { publishedAt } = await this.download(edition, archive, deadline, [hashing]);
     const actual = hash.digest('hex');
     if (actual !== expected) throw new Error(`${name}: checksum mismatch (expected ${expected}, got ${actual})`);
 
@@ -119,7 +98,7 @@ export class MaxmindSource implements DatabaseSource {
     const entries = (await readdir(work, { recursive: true })) as string[];
     const found = entries.find((entry) => basename(entry) === `${name}.mmdb`);
     if (!found) throw new Error(`${name}: archive holds no ${name}.mmdb`);
-    return { file: join(work, found), releasedAt: Number.isNaN(lastModified) ? null : new Date(lastModified) };
+    return { file: join(work, found), releasedAt: publishedAt };
   }
 }
 

@@ -1,10 +1,9 @@
-import { test, after, before, beforeEach, afterEach, mock } from 'node:test';
+import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, rename, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino from 'pino';
-import { FakeUpstream } from '../support/fake-upstream.js';
+import { downloadTestBed } from '../support/download-test-bed.js';
 import { buildTestApi, call, LogCapture, runStartupStep } from '../support/app.js';
 import { GEO_DATABASES_STEP } from '../../routes/geo/index.js';
 import { Upstream } from '../../lib/upstream.js';
@@ -15,17 +14,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 const OLD = new Date('2026-01-01T00:00:00Z');
 
-let fake: FakeUpstream;
-let work: string;
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-after(() => fake.close());
-beforeEach(async () => {
-  fake.reset();
-  work = await mkdtemp(join(tmpdir(), 'geo-db-'));
-});
-afterEach(() => rm(work, { recursive: true, force: true }));
+const bed = downloadTestBed('geo-db-');
 
 function databases(dir: string, logs = new LogCapture(), credentials = true, downloadCapMs?: number) {
   const logger = pino({ level: 'debug' }, logs);
@@ -33,7 +22,7 @@ function databases(dir: string, logs = new LogCapture(), credentials = true, dow
     logs,
     dbs: new GeoDatabases({
       dir,
-      upstream: new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: fake.origin, logger }),
+      upstream: new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: bed.fake.origin, logger }),
       accountId: credentials ? '12345' : '',
       licenseKey: credentials ? 'licence-secret' : '',
       logger,
@@ -53,11 +42,11 @@ async function seed(dir: string, city = cityDatabase(), asn = asnDatabase()) {
 const epoch = (dbs: GeoDatabases, e: Edition) => dbs[e]!.metadata.buildEpoch.getTime() / 1000;
 
 test('boot: missing databases are downloaded with HTTP Basic, verified, extracted and loaded; geo-local answers', async () => {
-  serveMaxmind(fake, 'city', maxmindArchive('city', cityDatabase(1_800_000_000)), new Date('2026-11-20T00:00:00Z'));
-  serveMaxmind(fake, 'asn', maxmindArchive('asn', asnDatabase(1_800_000_000)), new Date('2026-11-20T00:00:00Z'));
+  serveMaxmind(bed.fake, 'city', maxmindArchive('city', cityDatabase(1_800_000_000)), new Date('2026-11-20T00:00:00Z'));
+  serveMaxmind(bed.fake, 'asn', maxmindArchive('asn', asnDatabase(1_800_000_000)), new Date('2026-11-20T00:00:00Z'));
   const { app, logs } = await buildTestApi({
-    DATA_DIR: work,
-    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    DATA_DIR: bed.work,
+    UPSTREAM_OVERRIDE_ORIGIN: bed.fake.origin,
     GEODB_ACCOUNT_ID: '12345',
     GEODB_LICENSE_KEY: 'licence-secret',
   });
@@ -68,20 +57,20 @@ test('boot: missing databases are downloaded with HTTP Basic, verified, extracte
   assert.equal(res.json().city, 'Mountain View');
   assert.equal(res.json().asn, 'AS15169');
 
-  const sent = fake.requestsTo(MAXMIND_HOST);
+  const sent = bed.fake.requestsTo(MAXMIND_HOST);
   assert.equal(sent.length, 4, 'one checksum and one archive per edition');
   const basic = 'Basic ' + Buffer.from('12345:licence-secret').toString('base64');
   assert.ok(sent.every((r) => r.headers.authorization === basic));
-  const files = await readdir(join(work, 'geo'));
+  const files = await readdir(join(bed.work, 'geo'));
   assert.deepEqual(files.sort(), ['GeoLite2-ASN.mmdb', 'GeoLite2-City.mmdb'], 'no temporary files are left');
   assert.ok(!logs.text.includes('licence-secret'), 'the licence key never reaches a log line');
   await app.close();
 });
 
 test('boot: without credentials nothing is downloaded; present databases are not re-downloaded', async () => {
-  const { dbs, logs } = databases(join(work, 'geo'), new LogCapture(), false);
+  const { dbs, logs } = databases(join(bed.work, 'geo'), new LogCapture(), false);
   await dbs.bootstrap();
-  assert.equal(fake.requests.length, 0);
+  assert.equal(bed.fake.requests.length, 0);
   assert.equal(dbs.city, undefined);
   const [missing, ...more] = logs.find('geo databases missing');
   assert.equal(more.length, 0, 'one line for both editions');
@@ -92,36 +81,36 @@ test('boot: without credentials nothing is downloaded; present databases are not
   assert.equal(missing?.level, 40);
   assert.equal(missing?.err, undefined, 'an expected state, not an error: no stack');
 
-  await seed(join(work, 'seeded'));
-  const seeded = databases(join(work, 'seeded')).dbs;
+  await seed(join(bed.work, 'seeded'));
+  const seeded = databases(join(bed.work, 'seeded')).dbs;
   await seeded.bootstrap();
-  assert.equal(fake.requests.length, 0);
+  assert.equal(bed.fake.requests.length, 0);
   assert.ok(seeded.city && seeded.asn);
 });
 
 test('download follows the redirect to storage without sending the credentials there', async () => {
   const tgz = maxmindArchive('city', cityDatabase(1_800_000_000));
-  fake.on('GET', MAXMIND_HOST, '/geoip/databases/GeoLite2-City/download', (req, res) => {
+  bed.fake.on('GET', MAXMIND_HOST, '/geoip/databases/GeoLite2-City/download', (req, res) => {
     if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(tgz)}  x.tar.gz\n`);
     res.writeHead(302, { location: 'https://storage.example/signed/GeoLite2-City.tar.gz?sig=abc' }).end();
   });
-  fake.on('GET', 'storage.example', '/signed/GeoLite2-City.tar.gz', { body: tgz });
-  const { dbs } = databases(join(work, 'geo'));
+  bed.fake.on('GET', 'storage.example', '/signed/GeoLite2-City.tar.gz', { body: tgz });
+  const { dbs } = databases(join(bed.work, 'geo'));
   await dbs.download('city', Date.now() + 60_000);
   assert.equal(epoch(dbs, 'city'), 1_800_000_000);
-  const [storage] = fake.requestsTo('storage.example');
+  const [storage] = bed.fake.requestsTo('storage.example');
   assert.equal(storage?.query.get('sig'), 'abc');
   assert.equal(storage?.headers.authorization, undefined);
 });
 
 test('a download with a bad checksum never replaces the good database', async () => {
-  const dir = join(work, 'geo');
+  const dir = join(bed.work, 'geo');
   await seed(dir);
   const before = await readFile(join(dir, 'GeoLite2-City.mmdb'));
   const { dbs, logs } = databases(dir);
   await dbs.loadAll();
-  serveMaxmind(fake, 'city', maxmindArchive('city', cityDatabase(1_800_000_000)), new Date(), 'f'.repeat(64));
-  serveMaxmind(fake, 'asn', maxmindArchive('asn', asnDatabase()), OLD);
+  serveMaxmind(bed.fake, 'city', maxmindArchive('city', cityDatabase(1_800_000_000)), new Date(), 'f'.repeat(64));
+  serveMaxmind(bed.fake, 'asn', maxmindArchive('asn', asnDatabase()), OLD);
   await dbs.checkForUpdates();
   assert.deepEqual(await readFile(join(dir, 'GeoLite2-City.mmdb')), before);
   assert.equal(epoch(dbs, 'city'), 1_790_000_000, 'the loaded reader stays');
@@ -133,26 +122,26 @@ test('a download with a bad checksum never replaces the good database', async ()
 });
 
 test('a download whose checksum matches but which holds no valid database is refused', async () => {
-  const dir = join(work, 'geo');
+  const dir = join(bed.work, 'geo');
   await seed(dir);
   const before = await readFile(join(dir, 'GeoLite2-City.mmdb'));
   const { dbs, logs } = databases(dir);
   await dbs.loadAll();
-  serveMaxmind(fake, 'city', maxmindArchive('city', Buffer.from('garbage, not a database at all')), new Date());
+  serveMaxmind(bed.fake, 'city', maxmindArchive('city', Buffer.from('garbage, not a database at all')), new Date());
   await dbs.checkForUpdates();
   assert.deepEqual(await readFile(join(dir, 'GeoLite2-City.mmdb')), before);
   assert.equal(epoch(dbs, 'city'), 1_790_000_000);
   assert.ok(logs.find('geo database update failed').length >= 1);
 
   // An ASN database delivered as the city edition is also refused.
-  serveMaxmind(fake, 'city', maxmindArchive('city', asnDatabase(1_800_000_000)), new Date());
+  serveMaxmind(bed.fake, 'city', maxmindArchive('city', asnDatabase(1_800_000_000)), new Date());
   await dbs.checkForUpdates();
   assert.deepEqual(await readFile(join(dir, 'GeoLite2-City.mmdb')), before);
   assert.equal(epoch(dbs, 'city'), 1_790_000_000);
 });
 
 test('scheduler: first check 60 s after start, then every 24 h, downloading only a newer copy; atomic swap', async () => {
-  const dir = join(work, 'geo');
+  const dir = join(bed.work, 'geo');
   await seed(dir);
   const { dbs } = databases(dir);
   await dbs.loadAll();
@@ -160,7 +149,7 @@ test('scheduler: first check 60 s after start, then every 24 h, downloading only
   const oldInode = (await stat(cityPath)).ino;
   let cityModified = new Date('2026-11-20T00:00:00Z');
   let cityArchive = maxmindArchive('city', cityDatabase(1_800_000_000));
-  fake.on('*', MAXMIND_HOST, '/geoip/databases/GeoLite2-City/download', (req, res) => {
+  bed.fake.on('*', MAXMIND_HOST, '/geoip/databases/GeoLite2-City/download', (req, res) => {
     if (req.query.get('suffix') === 'tar.gz.sha256') {
       return void res.writeHead(200).end(`${sha256(cityArchive)}  c.tar.gz\n`);
     }
@@ -168,10 +157,10 @@ test('scheduler: first check 60 s after start, then every 24 h, downloading only
       .writeHead(200, { 'last-modified': cityModified.toUTCString() })
       .end(req.method === 'HEAD' ? undefined : cityArchive);
   });
-  serveMaxmind(fake, 'asn', maxmindArchive('asn', asnDatabase(1_800_000_000)), OLD);
-  const heads = () => fake.requestsTo(MAXMIND_HOST).filter((r) => r.method === 'HEAD').length;
+  serveMaxmind(bed.fake, 'asn', maxmindArchive('asn', asnDatabase(1_800_000_000)), OLD);
+  const heads = () => bed.fake.requestsTo(MAXMIND_HOST).filter((r) => r.method === 'HEAD').length;
   const archiveGets = (e: Edition) =>
-    fake
+    bed.fake
       .requestsTo(MAXMIND_HOST, `/geoip/databases/${EDITIONS[e]}/`)
       .filter((r) => r.method === 'GET' && r.query.get('suffix') === 'tar.gz').length;
 
@@ -180,7 +169,7 @@ test('scheduler: first check 60 s after start, then every 24 h, downloading only
     dbs.startAutoUpdate();
     mock.timers.tick(59_999);
     await dbs.idle();
-    assert.equal(fake.requests.length, 0, 'nothing before 60 s');
+    assert.equal(bed.fake.requests.length, 0, 'nothing before 60 s');
 
     mock.timers.tick(1);
     await dbs.idle();
@@ -218,23 +207,23 @@ test('scheduler: first check 60 s after start, then every 24 h, downloading only
 });
 
 test('scheduler: an upstream without Last-Modified is not downloaded; stop() cancels the pending first check', async () => {
-  const dir = join(work, 'geo');
+  const dir = join(bed.work, 'geo');
   await seed(dir);
   const { dbs, logs } = databases(dir);
   await dbs.loadAll();
-  fake.on('HEAD', MAXMIND_HOST, /^\/geoip\/databases\//, { status: 200 });
+  bed.fake.on('HEAD', MAXMIND_HOST, /^\/geoip\/databases\//, { status: 200 });
   await dbs.checkForUpdates();
-  assert.equal(fake.requests.filter((r) => r.method === 'GET').length, 0);
+  assert.equal(bed.fake.requests.filter((r) => r.method === 'GET').length, 0);
   assert.equal(logs.find('no Last-Modified').length, 2);
 
-  fake.reset();
+  bed.fake.reset();
   mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
   try {
     dbs.startAutoUpdate();
     dbs.stop();
     mock.timers.tick(24 * 60 * 60 * 1000);
     await dbs.idle();
-    assert.equal(fake.requests.length, 0);
+    assert.equal(bed.fake.requests.length, 0);
   } finally {
     mock.timers.reset();
   }
@@ -249,7 +238,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
 }
 
 test('watcher: a database replaced by hand is reloaded; a corrupt replacement keeps the old one', async () => {
-  const dir = join(work, 'geo');
+  const dir = join(bed.work, 'geo');
   await seed(dir);
   const { dbs, logs } = databases(dir);
   await dbs.loadAll();
@@ -271,8 +260,8 @@ test('watcher: a database replaced by hand is reloaded; a corrupt replacement ke
 });
 
 test('boot: a failed download leaves geo-local at 503 and the start-up step still completes', async () => {
-  fake.on('GET', MAXMIND_HOST, /^\/geoip\//, { status: 401, body: 'Invalid license key' });
-  const { dbs, logs } = databases(join(work, 'geo'));
+  bed.fake.on('GET', MAXMIND_HOST, /^\/geoip\//, { status: 401, body: 'Invalid license key' });
+  const { dbs, logs } = databases(join(bed.work, 'geo'));
   await dbs.bootstrap();
   assert.equal(dbs.city, undefined);
   assert.deepEqual(dbs.status('city'), { state: 'missing', updatedAt: null });
@@ -285,27 +274,27 @@ test('boot: a failed download leaves geo-local at 503 and the start-up step stil
 
 test('boot: a download that stalls is abandoned at the cap; the step finishes and geo-local stays unloaded', async () => {
   const tgz = maxmindArchive('city', cityDatabase());
-  fake.on('GET', MAXMIND_HOST, /^\/geoip\//, (req, res) => {
+  bed.fake.on('GET', MAXMIND_HOST, /^\/geoip\//, (req, res) => {
     if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(tgz)}  x.tar.gz\n`);
     res.writeHead(200, { 'content-length': String(tgz.length) });
     res.write(tgz.subarray(0, 100));
   });
-  const { dbs, logs } = databases(join(work, 'geo'), new LogCapture(), true, 300);
+  const { dbs, logs } = databases(join(bed.work, 'geo'), new LogCapture(), true, 300);
   await dbs.bootstrap();
   assert.equal(dbs.city, undefined);
   assert.match(String(logs.find('geo databases missing')[0]?.msg), /the download failed \(timed out\)/);
-  assert.deepEqual(await readdir(join(work, 'geo')), [], 'the partial download is removed');
+  assert.deepEqual(await readdir(join(bed.work, 'geo')), [], 'the partial download is removed');
 });
 
 test('app wiring: the geo-databases step loads, the background step starts the updater, closing the app stops it', async () => {
-  await seed(join(work, 'geo'));
-  fake.on('HEAD', MAXMIND_HOST, /^\/geoip\/databases\//, {
+  await seed(join(bed.work, 'geo'));
+  bed.fake.on('HEAD', MAXMIND_HOST, /^\/geoip\/databases\//, {
     status: 200,
     headers: { 'last-modified': OLD.toUTCString() },
   });
   const { app } = await buildTestApi({
-    DATA_DIR: work,
-    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    DATA_DIR: bed.work,
+    UPSTREAM_OVERRIDE_ORIGIN: bed.fake.origin,
     GEODB_ACCOUNT_ID: '12345',
     GEODB_LICENSE_KEY: 'licence-secret',
     GEODB_AUTO_UPDATE: 'true',
@@ -325,11 +314,11 @@ test('app wiring: the geo-databases step loads, the background step starts the u
     mock.timers.tick(60_000);
     assert.equal(checks.mock.callCount(), 1, 'the first check started');
     await checks.mock.calls[0]!.result;
-    assert.equal(fake.requestsTo(MAXMIND_HOST).length, 2, 'the first check ran');
+    assert.equal(bed.fake.requestsTo(MAXMIND_HOST).length, 2, 'the first check ran');
     await app.close();
     mock.timers.tick(48 * 60 * 60 * 1000);
     assert.equal(checks.mock.callCount(), 1, 'no check after the app closed');
-    assert.equal(fake.requestsTo(MAXMIND_HOST).length, 2, 'no check after the app closed');
+    assert.equal(bed.fake.requestsTo(MAXMIND_HOST).length, 2, 'no check after the app closed');
   } finally {
     mock.timers.reset();
     checks.mock.restore();

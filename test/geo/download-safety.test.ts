@@ -1,10 +1,9 @@
-import { test, after, before, beforeEach, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino from 'pino';
-import { FakeUpstream } from '../support/fake-upstream.js';
+import { downloadTestBed } from '../support/download-test-bed.js';
 import { LogCapture } from '../support/app.js';
 import { spawnServer } from '../support/real-server.js';
 import { Upstream } from '../../lib/upstream.js';
@@ -15,24 +14,14 @@ import { MAXMIND_HOST, maxmindArchive, sha256 } from '../support/fake-maxmind.js
 
 const CITY_PATH = '/geoip/databases/GeoLite2-City/download';
 
-let fake: FakeUpstream;
-let work: string;
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-after(() => fake.close());
-beforeEach(async () => {
-  fake.reset();
-  work = await mkdtemp(join(tmpdir(), 'geo-safety-'));
-});
-afterEach(() => rm(work, { recursive: true, force: true }));
+const bed = downloadTestBed('geo-safety-');
 
 function databases(maxArchiveBytes?: number) {
   const logs = new LogCapture();
   const logger = pino({ level: 'debug' }, logs);
   const dbs = new GeoDatabases({
-    dir: join(work, 'geo'),
-    upstream: new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: fake.origin, logger }),
+    dir: join(bed.work, 'geo'),
+    upstream: new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: bed.fake.origin, logger }),
     accountId: '12345',
     licenseKey: 'licence-secret',
     logger,
@@ -43,7 +32,7 @@ function databases(maxArchiveBytes?: number) {
 
 /** The checksum answers; the archive request is redirected to `location`. */
 function redirectArchiveTo(location: string, tgz: Buffer): void {
-  fake.on('GET', MAXMIND_HOST, CITY_PATH, (req, res) => {
+  bed.fake.on('GET', MAXMIND_HOST, CITY_PATH, (req, res) => {
     if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(tgz)}  x.tar.gz\n`);
     res.writeHead(302, { location }).end();
   });
@@ -62,14 +51,14 @@ test('a redirect to plain HTTP, this machine or a private network is refused bef
     ['file:///etc/passwd', '', '/'],
   ] as const;
   for (const [location, host, path] of targets) {
-    fake.reset();
+    bed.fake.reset();
     redirectArchiveTo(location, tgz);
     const { dbs } = databases();
     await assert.rejects(dbs.download('city', Date.now() + 60_000), /only HTTPS to a public host/, location);
-    assert.equal(host ? fake.requestsTo(host, path).length : 0, 0, `nothing sent to ${location}`);
+    assert.equal(host ? bed.fake.requestsTo(host, path).length : 0, 0, `nothing sent to ${location}`);
     assert.equal(dbs.city, undefined);
   }
-  const credentialsSent = fake.requests.filter((r) => r.headers.authorization !== undefined);
+  const credentialsSent = bed.fake.requests.filter((r) => r.headers.authorization !== undefined);
   assert.ok(
     credentialsSent.every((r) => r.host === MAXMIND_HOST),
     'credentials only ever go to the download service',
@@ -80,36 +69,36 @@ test('an archive over the byte cap is refused, by its Content-Length or as it st
   const tgz = maxmindArchive('city', cityDatabase());
   const cap = Math.floor(tgz.length / 2);
   for (const chunked of [false, true]) {
-    fake.reset();
-    fake.on('GET', MAXMIND_HOST, CITY_PATH, (req, res) => {
+    bed.fake.reset();
+    bed.fake.on('GET', MAXMIND_HOST, CITY_PATH, (req, res) => {
       if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(tgz)}  x.tar.gz\n`);
       res.writeHead(200, chunked ? {} : { 'content-length': String(tgz.length) });
       res.end(tgz);
     });
     const { dbs } = databases(cap);
     await assert.rejects(dbs.download('city', Date.now() + 60_000), new RegExp(`over ${cap} bytes`));
-    assert.deepEqual(await readdir(join(work, 'geo')), [], 'no temporary folder left');
+    assert.deepEqual(await readdir(join(bed.work, 'geo')), [], 'no temporary folder left');
   }
 });
 
 test('temporary folders an interrupted download left are removed at start-up; the AS datasets do the same with their files', async () => {
-  const geo = join(work, 'geo');
+  const geo = join(bed.work, 'geo');
   await mkdir(join(geo, '.download-GeoLite2-City-abcdef012345'), { recursive: true });
   await writeFile(join(geo, '.download-GeoLite2-City-abcdef012345', 'GeoLite2-City.tar.gz'), 'partial');
   const { dbs, logs } = databases();
-  fake.on('*', MAXMIND_HOST, /./, { status: 503 });
+  bed.fake.on('*', MAXMIND_HOST, /./, { status: 503 });
   await dbs.bootstrap();
   assert.deepEqual(await readdir(geo), []);
   assert.equal(logs.find('removed temporary folders of an interrupted download').length, 1);
 
-  const asn = join(work, 'asn');
+  const asn = join(bed.work, 'asn');
   await mkdir(asn, { recursive: true });
   await writeFile(join(asn, 'as-rel2.txt.4242.download'), 'partial');
   const asnLogs = new LogCapture();
   const logger = pino({ level: 'debug' }, asnLogs);
   const datasets = new AsnDatasets({
-    upstream: new Upstream({ timeoutMs: 1000, siteUrl: '', overrideOrigin: fake.origin, logger }),
-    dataDir: work,
+    upstream: new Upstream({ timeoutMs: 1000, siteUrl: '', overrideOrigin: bed.fake.origin, logger }),
+    dataDir: bed.work,
     logger,
   });
   await datasets.bootstrap();
@@ -120,14 +109,14 @@ test('temporary folders an interrupted download left are removed at start-up; th
 test('SIGTERM during the boot download: the process stops cleanly, exit 0, no temporary folder left, no "timed out" said', async () => {
   const tgz = maxmindArchive('city', cityDatabase());
   // The archive arrives in part and then stalls, as a long download does.
-  fake.on('*', MAXMIND_HOST, /^\/geoip\/databases\//, (req, res) => {
+  bed.fake.on('*', MAXMIND_HOST, /^\/geoip\/databases\//, (req, res) => {
     if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(tgz)}  x.tar.gz\n`);
     res.writeHead(200, { 'content-length': String(tgz.length) });
     res.write(tgz.subarray(0, 100));
   });
-  const dataDir = join(work, 'data');
+  const dataDir = join(bed.work, 'data');
   const server = await spawnServer({
-    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    UPSTREAM_OVERRIDE_ORIGIN: bed.fake.origin,
     GEODB_ACCOUNT_ID: '12345',
     GEODB_LICENSE_KEY: 'licence-secret',
     DATA_DIR: dataDir,
@@ -135,7 +124,7 @@ test('SIGTERM during the boot download: the process stops cleanly, exit 0, no te
   // The server never gets to listen while its download stalls; the fake tells when it is under way.
   for (
     let i = 0;
-    i < 600 && fake.requestsTo(MAXMIND_HOST).filter((r) => r.query.get('suffix') === 'tar.gz').length === 0;
+    i < 600 && bed.fake.requestsTo(MAXMIND_HOST).filter((r) => r.query.get('suffix') === 'tar.gz').length === 0;
     i++
   ) {
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,8 +1,9 @@
-import { after, afterEach, before, beforeEach } from 'node:test';
+import { afterEach, beforeEach } from 'node:test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeUpstream } from './fake-upstream.js';
+import type { FakeUpstream } from './fake-upstream.js';
+import { fakeUpstreamPerFile } from './fake-upstream-per-file.js';
 
 export interface DownloadTestBed {
   /** The loopback fake every download of the file's tests reaches, emptied before each test. */
@@ -13,21 +14,14 @@ export interface DownloadTestBed {
 
 /** Registers the file's hooks for dataset download tests; read the fields inside tests only. */
 export function downloadTestBed(prefix: string): DownloadTestBed {
-  let fake: FakeUpstream | undefined;
+  const fake = fakeUpstreamPerFile();
   let work: string | undefined;
-  before(async () => {
-    fake = await FakeUpstream.start();
-  });
-  after(() => fake?.close());
   beforeEach(async () => {
-    fake!.reset();
     work = await mkdtemp(join(tmpdir(), prefix));
   });
   afterEach(() => rm(work!, { recursive: true, force: true }));
   return {
-    get fake() {
-      return fake!;
-    },
+    fake,
     get work() {
       return work!;
     },

@@ -3,33 +3,21 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import { request } from 'undici';
-import { buildWeb } from '../../web/app.js';
 import { plainHttpOrigins, type SiteSettings } from '../../web/site-settings.js';
-import { buildTestApi, runStartupStep } from '../support/app.js';
+import { runStartupStep } from '../support/app.js';
+import { startFront } from '../support/front-server.js';
 import { GEO_DATABASES_STEP } from '../../routes/geo/index.js';
 import { cityDatabase } from '../support/sample-geo-databases.js';
 import { dbipAsnDatabase, dbipCityDatabase } from '../support/sample-dbip-databases.js';
 
 async function frontWith(env: Record<string, string>) {
-  const dir = await mkdtemp(join(tmpdir(), 'site-settings-'));
-  await writeFile(join(dir, 'index.html'), '<!doctype html><title>SPA</title>');
-  const { app: api } = await buildTestApi(env);
-  const web = await buildWeb({ logger: pino({ level: 'silent' }), frontendDir: dir, api });
-  await web.listen({ port: 0, host: '127.0.0.1' });
-  const origin = `http://127.0.0.1:${(web.server.address() as AddressInfo).port}`;
+  const front = await startFront(env);
   return {
-    api,
+    ...front,
     get: async (path: string) => {
-      const res = await request(`${origin}${path}`);
+      const res = await request(`${front.origin}${path}`);
       return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
-    },
-    close: async () => {
-      await web.close();
-      await api.close();
-      await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,43 +1,28 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readlink, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { readdir, readlink } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import pino from 'pino';
 import { request, type Dispatcher } from 'undici';
-import { buildWeb } from '../../web/app.js';
-import { buildTestApi } from '../support/app.js';
+import { startFront } from '../support/front-server.js';
 import { chunkedUpload } from '../support/chunked-upload.js';
 
 const REFERER = 'http://localhost/speed';
 
 /** The real front listener (with the real API behind it) on a loopback port, on settings `env`. */
 async function frontWith(env: Record<string, string> = {}) {
-  const dir = await mkdtemp(join(tmpdir(), 'speed-'));
-  await writeFile(join(dir, 'index.html'), '<!doctype html><title>SPA</title>');
-  const { app: api } = await buildTestApi(env);
-  const web = await buildWeb({ logger: pino({ level: 'silent' }), frontendDir: dir, api });
-  await web.listen({ port: 0, host: '127.0.0.1' });
-  const origin = `http://127.0.0.1:${(web.server.address() as AddressInfo).port}`;
+  const front = await startFront(env);
   return {
-    origin,
+    ...front,
     /** A request as the page makes it, from client `ip` (the reverse proxy's X-Forwarded-For). */
     send: (
       path: string,
       options: { method?: Dispatcher.HttpMethod; body?: Buffer; ip?: string; headers?: Record<string, string> } = {},
     ) =>
-      request(`${origin}${path}`, {
+      request(`${front.origin}${path}`, {
         method: options.method ?? 'GET',
         body: options.body,
         headers: { referer: REFERER, 'x-forwarded-for': options.ip ?? '203.0.113.7', ...options.headers },
       }),
-    close: async () => {
-      await web.close();
-      await api.close();
-      await rm(dir, { recursive: true, force: true });
-    },
   };
 }
 

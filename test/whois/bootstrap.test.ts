@@ -1,23 +1,18 @@
-import { test, after, before, beforeEach, mock } from 'node:test';
+import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { FakeUpstream, fixture } from '../support/fake-upstream.js';
+import { fixture } from '../support/fake-upstream.js';
+import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 import { Upstream } from '../../lib/upstream.js';
 import { RdapBootstrap } from '../../datasets/rdap/bootstrap.js';
 import { REFRESH_INTERVAL_MS } from '../../datasets/daily-refreshed.js';
 import { setTimeout as delay } from 'node:timers/promises';
 
-let fake: FakeUpstream;
+const fake = fakeUpstreamPerFile();
 const logger = pino({ level: 'silent' });
-
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-after(() => fake.close());
-beforeEach(() => fake.reset());
 
 const upstream = () => new Upstream({ timeoutMs: 2000, siteUrl: '', overrideOrigin: fake.origin });
 

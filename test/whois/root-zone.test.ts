@@ -1,23 +1,17 @@
-import { test, after, before, beforeEach, mock } from 'node:test';
+import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { FakeUpstream } from '../support/fake-upstream.js';
+import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 import { Upstream } from '../../lib/upstream.js';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { MIN_TLDS, RootZoneTlds, parseTldList } from '../../datasets/tlds/root-zone-tlds.js';
 import { REFRESH_INTERVAL_MS } from '../../datasets/daily-refreshed.js';
 import { setTimeout as delay } from 'node:timers/promises';
 
-let fake: FakeUpstream;
+const fake = fakeUpstreamPerFile();
 const logger = pino({ level: 'silent' });
-
-before(async () => {
-  fake = await FakeUpstream.start();
-});
-after(() => fake.close());
-beforeEach(() => fake.reset());
 
 const upstream = () => new Upstream({ timeoutMs: 2000, siteUrl: '', overrideOrigin: fake.origin });
 const SHIPPED = readFileSync(join(APP_ROOT, 'datasets', 'tlds', 'tlds-alpha-by-domain.txt'), 'utf8');

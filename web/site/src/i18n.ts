@@ -4,6 +4,7 @@ import { createI18n } from 'vue-i18n';
 // languages are fetched when chosen.
 import en from './locales/en.json';
 import { addCountryNames } from './lib/country';
+import { browserStore, readKept, writeKept } from './lib/kept';
 import { frenchPlural, russianPlural } from './lib/plural';
 import { LOCALE_KEY } from './lib/storage-keys';
 
@@ -29,19 +30,10 @@ function isLocale(value: unknown): value is Locale {
   return LOCALES.some((l) => l.code === value);
 }
 
-function stored(): Locale | null {
-  try {
-    const value = localStorage.getItem(LOCALE_KEY);
-    return isLocale(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The visitor's remembered choice, else the first browser language the site speaks, else English. */
 function initialLocale(): Locale {
-  const remembered = stored();
-  if (remembered) return remembered;
+  const remembered = readKept(browserStore(), LOCALE_KEY);
+  if (isLocale(remembered)) return remembered;
   for (const tag of navigator.languages ?? [navigator.language]) {
     if (/^zh\b/i.test(tag)) return 'zh-CN';
     if (/^en\b/i.test(tag)) return 'en';
@@ -90,11 +82,7 @@ export function startLocale(): Promise<void> {
 /** Switches the page's language and remembers the choice in this browser. */
 export async function setLocale(locale: Locale): Promise<void> {
   await apply(locale);
-  try {
-    localStorage.setItem(LOCALE_KEY, locale);
-  } catch {
-    // Storage refused (private mode, a full quota): the choice holds for this visit only.
-  }
+  writeKept(browserStore(), LOCALE_KEY, locale);
 }
 
 // The languages the map image is drawn in (frontend contract, /api/map); English for any other.

@@ -30,5 +30,10 @@ export async function loadToolStrings(slug: string): Promise<void> {
   await Promise.all([loadFor(slug, 'en'), locale === 'en' ? null : loadFor(slug, locale)]);
 }
 
+/** A page or report view that also shows another tool's texts (`slug`), loaded with them. */
+export function withToolStrings<T>(slug: string, load: () => Promise<T>): () => Promise<T> {
+  return () => Promise.all([load(), loadToolStrings(slug)]).then(([loaded]) => loaded);
+}
+
 // A change of language fetches the new language's texts of every tool already shown.
 onLocaleApplied((locale) => Promise.all([...used].map((slug) => loadFor(slug, locale))).then(() => undefined));

@@ -1,13 +1,13 @@
 import { defineTool } from '../define-tool';
-import { loadToolStrings } from '../strings';
+import { withToolStrings } from '../strings';
 
 // The page and the report view share Globalping's words (tools/globalping/strings).
 export default defineTool({
   slug: 'latency',
   order: 60,
-  page: () => Promise.all([import('./LatencyPage.vue'), loadToolStrings('globalping')]).then(([page]) => page),
+  page: withToolStrings('globalping', () => import('./LatencyPage.vue')),
   report: {
     section: 'pingtest',
-    view: () => Promise.all([import('./LatencyReport.vue'), loadToolStrings('globalping')]).then(([view]) => view),
+    view: withToolStrings('globalping', () => import('./LatencyReport.vue')),
   },
 });

@@ -1,13 +1,13 @@
 import { defineTool } from '../define-tool';
-import { loadToolStrings } from '../strings';
+import { withToolStrings } from '../strings';
 
 // The page and the report view share Globalping's words (tools/globalping/strings).
 export default defineTool({
   slug: 'traceroute',
   order: 70,
-  page: () => Promise.all([import('./TraceroutePage.vue'), loadToolStrings('globalping')]).then(([page]) => page),
+  page: withToolStrings('globalping', () => import('./TraceroutePage.vue')),
   report: {
     section: 'mtrtest',
-    view: () => Promise.all([import('./TracerouteReport.vue'), loadToolStrings('globalping')]).then(([view]) => view),
+    view: withToolStrings('globalping', () => import('./TracerouteReport.vue')),
   },
 });

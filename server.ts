@@ -6,7 +6,10 @@ import { secretValues } from './lib/secrets.js';
 import { buildApi } from './app.js';
 import { buildWeb } from './web/app.js';
 import { keepTickObjectShape } from './lib/tick-shape.js';
+import { fixHeapGrowth } from './lib/heap-growth.js';
 import type { Listener } from './operations/readiness.js';
+
+fixHeapGrowth();
 
 // Signals are handled from the first moment: a SIGTERM during start-up (a
 // dataset download can take minutes) stops the process cleanly instead of

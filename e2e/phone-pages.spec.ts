@@ -1,0 +1,45 @@
+import { assertReadableOnPhone, expect, PHONE, test } from './fixtures.js';
+import { shotPages } from './screenshot-pages.js';
+import { answerAddressLiterals, answerTools } from './tool-answers.js';
+
+// Every page npm run screenshots photographs, on a 390 px phone in each of
+// the site's languages, the quick tools run to their end: French and Russian
+// words run longer than English ones, and a country's name in a select, a
+// sentence in a table's cell or a table's sixth column met only one language
+// or one state. Nothing may be wider than the screen or shown without its name.
+const LANGUAGES = ['en', 'zh-CN', 'fr', 'ru'] as const;
+
+test.use({ viewport: PHONE });
+// Each page on its own: the file's 33 pages spread over the workers.
+test.describe.configure({ mode: 'parallel' });
+
+for (const shot of shotPages()) {
+  test(`${shot.name} is readable on a phone in every language`, async ({
+    page,
+    context,
+    thirdParty,
+    watch,
+    baseURL,
+  }) => {
+    test.setTimeout(180_000);
+    // The DNS-leak page's refused providers are the state photographed; the WebRTC page asks STUN servers nobody runs here.
+    watch.allow(/request failed: https:\/\/[^ ]*(ip-api\.com|surfsharkdns\.com|ipleak\.net|fastly-analytics\.com)\//);
+    watch.allow(/console error: Failed to load resource: net::ERR_/);
+    // The reserved address's page is the guard's 400, which the page shows in words.
+    watch.allow(/HTTP 400: .*\/api\/.*10\.1\.2\.3/);
+    watch.allow(/console error: Failed to load resource: the server responded with a status of 400/);
+    answerTools(thirdParty);
+    await answerAddressLiterals(context);
+    await shot.prepare?.(page);
+    const path = typeof shot.path === 'string' ? shot.path : await shot.path(baseURL!);
+    for (const language of LANGUAGES) {
+      await page.addInitScript((code) => localStorage.setItem('netdiag.locale', code), language);
+      await page.goto(path);
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 30_000 });
+      await assertReadableOnPhone(page, `${shot.name} in ${language}`);
+    }
+  });
+}

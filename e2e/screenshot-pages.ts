@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { storeSampleReport } from './sample-report.js';
-import { DNS_LEAK_PROVIDERS } from './tool-answers.js';
+import { answerAddressLiterals, DNS_LEAK_PROVIDERS } from './tool-answers.js';
 
 /** One page of the site as npm run screenshots photographs it. */
 export interface ShotPage {
@@ -12,7 +12,11 @@ export interface ShotPage {
   path: string | ((site: string) => Promise<string>);
   /** Sets up what this page alone needs before it opens (a provider that fails). */
   prepare?: (page: Page) => Promise<void>;
+  /** What the browser tests' watch expects of this page: the failures its state is made of. */
+  fails?: RegExp[];
 }
+
+const FAILED_LOAD = /console error: Failed to load resource: /;
 
 const TOOLS_DIR = fileURLToPath(new URL('../web/site/src/tools/', import.meta.url));
 
@@ -23,6 +27,9 @@ export function toolSlugs(): string[] {
     .map((entry) => entry.name)
     .sort();
 }
+
+// The tools that ask Cloudflare's trace at an address literal.
+const ASKS_ADDRESS_LITERALS = new Set(['addresses', 'rules']);
 
 /** Every provider's connection refused: the DNS-leak page's state without any resolver. */
 async function dnsLeakBlocked(page: Page): Promise<void> {
@@ -39,7 +46,8 @@ export function shotPages(): ShotPage[] {
   return [
     { name: 'home', path: '/' },
     { name: 'ip', path: '/ip/1.1.1.1' },
-    { name: 'ip-reserved', path: '/ip/10.1.2.3' },
+    // The guard's 400, which the page says in words.
+    { name: 'ip-reserved', path: '/ip/10.1.2.3', fails: [/HTTP 400: .*10\.1\.2\.3/, FAILED_LOAD] },
     { name: 'whois', path: '/whois?q=example.com' },
     { name: 'whois-address', path: '/whois?q=8.8.8.8' },
     { name: 'dns', path: '/dns?hostname=example.com&type=A' },
@@ -51,8 +59,20 @@ export function shotPages(): ShotPage[] {
     { name: 'outages', path: '/outages' },
     // After the home page, so the visitor's own address is in it.
     { name: 'history', path: '/history' },
-    ...toolSlugs().map((slug) => ({ name: slug, path: `/${slug}` })),
-    { name: 'dnsleak-blocked', path: '/dnsleak', prepare: dnsLeakBlocked },
+    ...toolSlugs().map((slug) => ({
+      name: slug,
+      path: `/${slug}`,
+      prepare: ASKS_ADDRESS_LITERALS.has(slug) ? answerAddressLiterals : undefined,
+    })),
+    {
+      name: 'dnsleak-blocked',
+      path: '/dnsleak',
+      prepare: dnsLeakBlocked,
+      fails: [
+        /request failed: https:\/\/[^ ]*(ip-api\.com|surfsharkdns\.com|ipleak\.net|fastly-analytics\.com)\//,
+        FAILED_LOAD,
+      ],
+    },
     { name: 'reference', path: '/reference' },
     { name: 'privacy', path: '/privacy' },
     { name: 'profile', path: '/profile' },

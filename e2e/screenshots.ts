@@ -10,7 +10,7 @@ import { shotPages, toolSlugs, type ShotPage } from './screenshot-pages.js';
 import { overflowFindings, rawKeys, sameAsEnglish, visibleTexts } from './shot-checks.js';
 import { startSite } from './site-server.js';
 import { hostResolverRules, startThirdParty } from './third-party.js';
-import { answerAddressLiterals, answerTools } from './tool-answers.js';
+import { answerTools } from './tool-answers.js';
 import { freePorts } from '../test/support/free-ports.js';
 
 // npm run screenshots [folder] [--pages=home,dnsleak] [--langs=fr,ru]: every
@@ -148,7 +148,6 @@ try {
       ignoreHTTPSErrors: true,
       serviceWorkers: 'block',
     });
-    await answerAddressLiterals(context);
     for (const shot of pages) await photograph(context, lang, shot, paths.get(shot.name)!);
     await context.close();
   }

@@ -1,4 +1,4 @@
-import type { BrowserContext } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { json, type ThirdParty } from './third-party.js';
 
 // Every third party the quick tools call, answering as its real service would,
@@ -47,11 +47,16 @@ export function answerTools(thirdParty: ThirdParty): void {
   thirdParty.on(DNS_LEAK_PROVIDERS.fastly, (_q, res) => json(res, { dns_resolver_info: { ip: RESOLVER } }));
 }
 
-/** Cloudflare's traces by address literal, which no resolver rule can send to the fake. */
-export async function answerAddressLiterals(context: BrowserContext): Promise<void> {
+/**
+ * Cloudflare's traces by address literal, which no resolver rule can send to
+ * the fake. On the pages that ask them only: with a route in place, Chromium
+ * fails the connectivity page's requests to hosts on the HSTS preload list,
+ * which the fake's throw-away certificate cannot serve.
+ */
+export async function answerAddressLiterals(page: Page): Promise<void> {
   const cors = { 'access-control-allow-origin': '*' };
-  await context.route('https://1.0.0.1/cdn-cgi/trace', (route) => route.fulfill({ headers: cors, body: trace(V4) }));
-  await context.route('https://[2606:4700:4700::1111]/cdn-cgi/trace', (route) =>
+  await page.route('https://1.0.0.1/cdn-cgi/trace', (route) => route.fulfill({ headers: cors, body: trace(V4) }));
+  await page.route('https://[2606:4700:4700::1111]/cdn-cgi/trace', (route) =>
     route.fulfill({ headers: cors, body: trace(V6) }),
   );
 }

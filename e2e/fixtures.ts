@@ -93,8 +93,9 @@ export async function tabTo(page: Page, target: Locator, limit = 60): Promise<vo
 /**
  * What a phone must never do: the page wider than the screen, a part of it
  * that scrolls out of sight inside the page (a table, a graph, a record), an address, a
- * prefix or any other unspaced value in the monospace face broken across lines, or a
- * table's cell shown without its column's name (a phone reads a table as a list).
+ * prefix or any other unspaced value in the monospace face broken across lines, a
+ * table's cell shown without its column's name (a phone reads a table as a list), or a
+ * checkbox or radio button against its words.
  */
 export async function assertReadableOnPhone(page: Page, name: string): Promise<void> {
   const overflow = await page.evaluate(
@@ -140,6 +141,14 @@ export async function assertReadableOnPhone(page: Page, name: string): Promise<v
       .map((td) => td.textContent!.trim()),
   );
   expect(unnamed, `${name} shows a table's value without its column's name on a phone`).toEqual([]);
+  const touching = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('main .choice')].flatMap((choice) => {
+      const box = choice.querySelector('input')?.getBoundingClientRect();
+      const label = choice.querySelector('input + *')?.getBoundingClientRect();
+      return box && label && label.left - box.right < 4 ? [choice.textContent?.trim() ?? ''] : [];
+    }),
+  );
+  expect(touching, `${name} puts a checkbox against its words on a phone`).toEqual([]);
 }
 
 /** Full-page screenshots at desktop and phone width; at phone width nothing may overflow or scroll sideways. */

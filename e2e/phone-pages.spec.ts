@@ -1,4 +1,5 @@
-import { assertReadableOnPhone, expect, PHONE, test } from './fixtures.js';
+import { assertReadableOnPhone, DESKTOP, expect, PHONE, test } from './fixtures.js';
+import { storeSampleReport } from './sample-report.js';
 import { shotPages } from './screenshot-pages.js';
 import { answerTools } from './tool-answers.js';
 
@@ -31,3 +32,23 @@ for (const shot of shotPages()) {
     }
   });
 }
+
+test('a report holding every section fits a 1280 px desktop in every language, no table scrolling sideways', async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize(DESKTOP);
+  const path = await storeSampleReport(baseURL!);
+  for (const language of LANGUAGES) {
+    await page.addInitScript((code) => localStorage.setItem('netdiag.locale', code), language);
+    await page.goto(path);
+    await expect(page.locator('html')).toHaveAttribute('lang', language);
+    await expect(page.locator('.hop-table')).toBeVisible();
+    const sideways = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('main .table-wrap')]
+        .filter((wrap) => wrap.scrollWidth > wrap.clientWidth + 1)
+        .map((wrap) => wrap.closest('section')?.querySelector('h2')?.textContent ?? wrap.className),
+    );
+    expect(sideways, `the report's tables in ${language}`).toEqual([]);
+  }
+});

@@ -92,10 +92,12 @@ export async function tabTo(page: Page, target: Locator, limit = 60): Promise<vo
 
 /**
  * What a phone must never do: the page wider than the screen, a part of it
- * that scrolls out of sight inside the page (a table, a graph, a record), or an address, a
- * prefix or any other unspaced value in the monospace face broken across lines.
+ * that scrolls out of sight inside the page (a table, a graph, a record), an address, a
+ * prefix or any other unspaced value in the monospace face broken across lines, a
+ * table's cell shown without its column's name (a phone reads a table as a list), or a
+ * checkbox or radio button against its words.
  */
-async function assertReadableOnPhone(page: Page, name: string): Promise<void> {
+export async function assertReadableOnPhone(page: Page, name: string): Promise<void> {
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
@@ -132,6 +134,21 @@ async function assertReadableOnPhone(page: Page, name: string): Promise<void> {
     return out;
   });
   expect(broken, `${name} breaks a value across lines on a phone`).toEqual([]);
+  const unnamed = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('main .table td')]
+      .filter((td) => getComputedStyle(td).display === 'block' && td.textContent?.trim())
+      .filter((td) => ['none', '""'].includes(getComputedStyle(td, '::before').content))
+      .map((td) => td.textContent!.trim()),
+  );
+  expect(unnamed, `${name} shows a table's value without its column's name on a phone`).toEqual([]);
+  const touching = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('main .choice')].flatMap((choice) => {
+      const box = choice.querySelector('input')?.getBoundingClientRect();
+      const label = choice.querySelector('input + *')?.getBoundingClientRect();
+      return box && label && label.left - box.right < 4 ? [choice.textContent?.trim() ?? ''] : [];
+    }),
+  );
+  expect(touching, `${name} puts a checkbox against its words on a phone`).toEqual([]);
 }
 
 /** Full-page screenshots at desktop and phone width; at phone width nothing may overflow or scroll sideways. */

@@ -45,3 +45,17 @@ test('no source named a country: no consensus', () => {
   assert.equal(consensusOf([at('', 'Somewhere'), at('', '')]), null);
   assert.equal(consensusOf([]), null);
 });
+
+test('city names in another script neither outvote nor contradict: 山景城 beside Mountain View is no disagreement', () => {
+  const found = consensusOf([
+    at('US', '山景城'),
+    at('US', 'Mountain View'),
+    at('US', 'Mountain View'),
+    at('US', 'Ashburn'),
+    at('US', 'São Paulo'),
+  ]);
+  assert.equal(found?.city, 'Mountain View');
+  assert.deepEqual(found?.differs, [false, false, false, true, true]);
+  assert.equal(found?.agree, 3);
+  assert.equal(consensusOf([at('US', '山景城'), at('US', '山景城'), at('US', 'Mountain View')])?.city, '山景城');
+});

@@ -18,6 +18,11 @@ export interface Consensus {
 
 const cityKey = (city: string) => city.trim().toLocaleLowerCase('en');
 
+// Some sources name cities in the visitor's language and others only in English ("山景城", "Mountain View"): two
+// names in different scripts cannot be compared, so neither outvotes nor contradicts the other.
+const LATIN = /^[\p{Script=Latin}\p{Script=Common}\p{Mark}]*$/u;
+const scriptOf = (city: string) => (LATIN.test(city.trim()) ? 'latin' : 'other');
+
 /** The most frequent key; a tie goes to the one seen first, so the page's card order decides. */
 function majority(keys: string[]): string {
   const counts = new Map<string, number>();
@@ -40,12 +45,13 @@ export function consensusOf(placements: Placement[]): Consensus | null {
   const voters = countries.filter(Boolean);
   if (!voters.length) return null;
   const countryCode = majority(voters);
-  const cities = placements.flatMap((p, i) => (countries[i] === countryCode && p.city.trim() ? [cityKey(p.city)] : []));
-  const city = majority(cities);
+  const named = placements.filter((p, i) => countries[i] === countryCode && p.city.trim());
+  const script = majority(named.map((p) => scriptOf(p.city)));
+  const city = majority(named.filter((p) => scriptOf(p.city) === script).map((p) => cityKey(p.city)));
   const differs = placements.map((p, i) => {
     if (!countries[i]) return false;
     if (countries[i] !== countryCode) return true;
-    return Boolean(city && p.city.trim() && cityKey(p.city) !== city);
+    return Boolean(city && p.city.trim() && scriptOf(p.city) === script && cityKey(p.city) !== city);
   });
   const cityShown = placements.find((p, i) => countries[i] === countryCode && city && cityKey(p.city) === city)?.city;
   return {

@@ -6,6 +6,7 @@ import './lib/fastify-types.js';
 import { Lifecycle } from './lib/lifecycle.js';
 import { fastifyLoggingTo } from './lib/logger.js';
 import { Upstream } from './lib/upstream.js';
+import { SignInTokens } from './lib/sign-in-tokens.js';
 import { foldingSerializerFactory } from './lib/response-serializer.js';
 import { createListenerServer } from './lib/http-server.js';
 import { GUARD_KEYWORD } from './schemas/guarded.js';
@@ -62,6 +63,24 @@ export async function buildApi({
       logger,
       observe: metrics?.observeUpstream,
       failureMemoryMs: config.UPSTREAM_FAILURE_MEMORY_MS,
+    }),
+  );
+  app.decorate(
+    'signInTokens',
+    new SignInTokens({
+      issuer: config.OIDC_ISSUER,
+      audience: config.OIDC_CLIENT_ID,
+      // The issuer is reached where OIDC_ISSUER says, never through UPSTREAM_OVERRIDE_ORIGIN: the
+      // browser signs in there, and the tokens name it; a test or the demo runs a real provider.
+      upstream: new Upstream({
+        timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+        siteUrl: config.SITE_URL,
+        overrideOrigin: '',
+        dispatcher,
+        logger,
+        observe: metrics?.observeUpstream,
+        failureMemoryMs: config.UPSTREAM_FAILURE_MEMORY_MS,
+      }),
     }),
   );
   app.decorate('lifecycle', new Lifecycle(logger));

@@ -1,6 +1,7 @@
 import type { Config } from '../fastify.config.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Upstream } from './upstream.js';
+import type { SignInTokens } from './sign-in-tokens.js';
 import type { Readiness } from '../operations/readiness.js';
 import type { AppMetrics } from '../operations/metrics.js';
 import type { LentToFront } from './lent-to-front.js';
@@ -9,6 +10,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     upstream: Upstream;
+    /** Checks a caller's sign-in token before a private route forwards it (OIDC_ISSUER). */
+    signInTokens: SignInTokens;
     lifecycle: Lifecycle;
     /** Listener and dataset state for /readyz; capabilities register their datasets' status here. */
     readiness: Readiness;

@@ -4,6 +4,7 @@ import type { Config } from '../fastify.config.js';
 import { UpstreamError, type CallOptions, type HeaderMap, type Upstream, type UpstreamJson } from './upstream.js';
 import { clientIp } from './client-ip.js';
 import { HttpError, UPSTREAM_ERROR, upstreamFailure } from './http-error.js';
+import type { SignInTokens } from './sign-in-tokens.js';
 
 export const API_KEY_MISSING = 'API key is missing';
 /** The metrics' name for the private API, whose host (PRIVATE_API_ENDPOINT) is the operator's to keep. */
@@ -75,12 +76,15 @@ export function privateApiHeaders(headers: IncomingHttpHeaders, callerIp: string
 /**
  * The site's private companion API (PRIVATE_API_ENDPOINT, key PRIVATE_API_KEY
  * sent as query `key`). Routes that use it pass on the caller's headers the
- * spec names (Authorization, Accept-Language, User-Agent) through privateApiHeaders.
+ * spec names (Authorization, Accept-Language, User-Agent) through privateApiHeaders,
+ * once `tokens` has accepted the caller's sign-in token: a forged or stale one
+ * never reaches the companion, so it spends none of its quota.
  */
 export class PrivateApi {
   constructor(
     private readonly upstream: Upstream,
     private readonly config: Pick<Config, 'PRIVATE_API_KEY' | 'PRIVATE_API_ENDPOINT'>,
+    private readonly tokens: SignInTokens,
   ) {}
 
   get configured(): boolean {
@@ -98,9 +102,22 @@ export class PrivateApi {
     return `${this.config.PRIVATE_API_ENDPOINT}${path}?${params}`;
   }
 
+  /**
+   * Throws unless the call may go out: ApiKeyMissing, then the sign-in check's
+   * 401 or 503 (SignInTokens.check), before any upstream is asked.
+   */
+  private async assertCallable(request: FastifyRequest): Promise<void> {
+    this.assertConfigured();
+    await this.tokens.check(request.headers.authorization);
+  }
+
   /** Calls `path` with privateApiHeaders of the caller's request; the status and JSON body come back as they are. */
   async forward(request: FastifyRequest, path: string, options: ForwardOptions = {}): Promise<UpstreamJson<unknown>> {
-    this.assertConfigured();
+    await this.assertCallable(request);
+    return this.call(request, path, options);
+  }
+
+  private call(request: FastifyRequest, path: string, options: ForwardOptions): Promise<UpstreamJson<unknown>> {
     return this.upstream.json(this.url(path, options.query), {
       method: options.method ?? 'GET',
       headers: { ...privateApiHeaders(request.headers, clientIp(request)), ...options.headers },
@@ -117,9 +134,10 @@ export class PrivateApi {
    * whose body is not JSON keeps its status with {"error":"Upstream error"},
    * logged once; a 2xx whose body is not JSON is 502 Upstream error.
    */
-  async relay(request: FastifyRequest, path: string, options?: ForwardOptions): Promise<Relayed> {
+  async relay(request: FastifyRequest, path: string, options: ForwardOptions = {}): Promise<Relayed> {
+    await this.assertCallable(request);
     try {
-      const { status, data } = await this.forward(request, path, options);
+      const { status, data } = await this.call(request, path, options);
       return { status, data, json: JSON.stringify(data) };
     } catch (err) {
       if (!(err instanceof UpstreamError && err.status !== undefined && err.status >= 400)) {

@@ -275,7 +275,7 @@ export async function privateIpinfo(
   ip: string,
   lang: string,
 ): Promise<GeoBase & { advancedData: AdvancedData }> {
-  const api = new PrivateApi(app.upstream, app.config);
+  const api = new PrivateApi(app.upstream, app.config, app.signInTokens);
   const res = ensureOk(await api.forward(request, '/ipinfo', { query: { ip, lang } }));
   const data = obj(res.data);
   const as = splitAsOrg(data.org);

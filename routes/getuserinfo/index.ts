@@ -12,7 +12,7 @@ import { AchievementUnlock, Passed, UnlockAnswer, UserInfo } from './schemas.js'
  * the JSON text it was, so the response schemas describe it without filtering it.
  */
 const user: FastifyPluginAsyncTypebox = async (app) => {
-  const api = new PrivateApi(app.upstream, app.config);
+  const api = new PrivateApi(app.upstream, app.config, app.signInTokens);
   const json = 'application/json; charset=utf-8';
 
   app.withTypeProvider<FastifyTypeProviderDefault>().get(

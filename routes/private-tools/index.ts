@@ -62,7 +62,7 @@ const NOT_POST = ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /** The dns-leak session, proxy-detection polling and persona evaluation routes of the private companion API. */
 const privateTools: FastifyPluginAsyncTypebox = async (app) => {
-  const api = new PrivateApi(app.upstream, app.config);
+  const api = new PrivateApi(app.upstream, app.config, app.signInTokens);
 
   // The status and the body pass through whatever their shape (the spec: "passes the upstream status
   // through unchanged"); the site copes with an odd body in words. Only a 429 is reshaped, so the site

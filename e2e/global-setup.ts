@@ -9,7 +9,7 @@ import { createStunNetwork, shareStunNetwork } from './stun-network.js';
  * because no browser runs yet (e2e/stun-network.ts). Without root the other
  * specs still run; a WebRTC test then fails saying why. Beside the demo a real
  * OpenID Connect provider, its issuer in the demo's settings (so the site
- * offers sign-in) and in E2E_OIDC_ISSUER; its client's redirect URIs need the
+ * offers sign-in) and in E2E_OIDC_ISSUER, its signing key in E2E_OIDC_SIGNING_KEY; its client's redirect URIs need the
  * site's address, so its port is chosen first and it starts second.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -29,6 +29,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   process.env.E2E_BASE_URL = site.url;
   process.env.E2E_OIDC_ISSUER = oidc.issuer;
+  process.env.E2E_OIDC_SIGNING_KEY = JSON.stringify(oidc.signingKey);
   return async () => {
     await oidc.close();
     await site.stop();

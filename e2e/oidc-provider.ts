@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
 
 /** The public client the site signs in as (no secret: authorisation code with PKCE). */
 export const E2E_OIDC_CLIENT = 'netdiag-site';
@@ -10,6 +11,8 @@ export const E2E_USER = { sub: 'ada-0001', name: 'Ada Lovelace', email: 'ada@net
 
 export interface RunningProvider {
   issuer: string;
+  /** The private key it signs ID tokens with (and publishes), for a test that signs as it would (`demoIdToken`). */
+  signingKey: JWK;
   close(): Promise<void>;
 }
 
@@ -22,7 +25,10 @@ export interface RunningProvider {
  */
 export async function startOidcProvider(port: number, site: string): Promise<RunningProvider> {
   const issuer = `http://localhost:${port}`;
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const signingKey: JWK = { ...(await exportJWK(privateKey)), kid: 'e2e-key', alg: 'RS256', use: 'sig' };
   const provider = new Provider(issuer, {
+    jwks: { keys: [signingKey] },
     clients: [
       {
         client_id: E2E_OIDC_CLIENT,
@@ -53,6 +59,7 @@ export async function startOidcProvider(port: number, site: string): Promise<Run
   await once(server, 'listening');
   return {
     issuer,
+    signingKey,
     close: async () => {
       server.closeAllConnections();
       server.close();

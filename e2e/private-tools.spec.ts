@@ -3,14 +3,16 @@ import { shareAndOpen } from './store-report.js';
 import { expect, screenshots, tabTo, test, type Watch } from './fixtures.js';
 import type { ThirdParty } from './third-party.js';
 import { E2E_USER } from './oidc-provider.js';
-import { issuer, signInAtProvider, withoutProviderFonts } from './sign-in-steps.js';
+import { demoIdToken, issuer, signInAtProvider, withoutProviderFonts } from './sign-in-steps.js';
 import { DEMO_TOKENS } from '../test/support/fake-routes/private-tools.js';
 
 // The three private tools against the demo's private API (test/support/fake-routes/private-tools.ts),
 // which answers as the companion would for the caller's token. A signed-in visitor's browser sends its
-// token on the private calls; here the test adds it to the page's /api requests, as sign-in would.
+// token on the private calls; here the test adds an ID token for one of the demo's accounts to the page's
+// /api requests, as sign-in would, signed so that the service's sign-in check passes it.
 
-async function signIn(page: Page, token: string): Promise<void> {
+async function signIn(page: Page, account: string): Promise<void> {
+  const token = await demoIdToken(account);
   await page.route('**/api/**', (route) =>
     route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${token}` } }),
   );

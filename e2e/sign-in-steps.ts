@@ -1,11 +1,28 @@
 import type { Page, Request } from '@playwright/test';
+import { importJWK, SignJWT, type JWK } from 'jose';
 import { expect } from './fixtures.js';
-import { E2E_USER } from './oidc-provider.js';
+import { E2E_OIDC_CLIENT, E2E_USER } from './oidc-provider.js';
 
 // The steps of a sign-in against the real provider the global set-up starts (oidc-provider, its issuer in
 // E2E_OIDC_ISSUER), shared by the specs that sign a visitor in.
 
 export const issuer = (): string => process.env.E2E_OIDC_ISSUER ?? '';
+
+/**
+ * An ID token for `sub` (one of the demo companion's accounts, DEMO_TOKENS), signed with the provider's own
+ * key as it would issue one, so the service's sign-in check passes it on: for a test about a tool, not
+ * about signing in, which would otherwise sign in at the provider's pages as each account.
+ */
+export async function demoIdToken(sub: string): Promise<string> {
+  const jwk = JSON.parse(process.env.E2E_OIDC_SIGNING_KEY ?? '{}') as JWK;
+  return new SignJWT({ sub })
+    .setProtectedHeader({ alg: 'RS256', kid: jwk.kid })
+    .setIssuer(issuer())
+    .setAudience(E2E_OIDC_CLIENT)
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(await importJWK(jwk, 'RS256'));
+}
 
 /** The provider's pages import a web font from Google; no test reaches the internet. */
 export async function withoutProviderFonts(page: Page): Promise<void> {

@@ -170,8 +170,11 @@ test('an issuer that does not answer: 503 Sign-in check unavailable, the compani
   assert.ok(lines.length >= 1, logs.text);
   assert.match(String(lines[0]!.msg), /sign-in tokens cannot be checked/);
   assert.ok(!logs.text.includes(token), 'no token in the log');
-  // A token no key could ever check is still refused without asking the issuer.
-  const res = await call(app, { url: '/api/getuserinfo', headers: bearer('demo-user') });
-  assertErrorAnswer(res, 401, 'Invalid token');
+  // A token no key could ever check (no JWT, `alg: none`) is still refused, without asking the issuer.
+  const { 'not a JWT': notJwt, 'alg none': unsigned } = await forgedTokens();
+  for (const refused of [notJwt!, unsigned!]) {
+    const res = await call(app, { url: '/api/getuserinfo', headers: bearer(refused) });
+    assertErrorAnswer(res, 401, 'Invalid token');
+  }
   await app.close();
 });

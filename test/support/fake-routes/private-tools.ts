@@ -1,19 +1,30 @@
 import type { ServerResponse } from 'node:http';
+import { decodeJwt } from 'jose';
 import { EXAMPLE_PRIVATE_API_HOST } from '../../../routes/example-request.js';
 import { fixture, type FakeUpstream, type Recorded } from '../fake-upstream.js';
 
 /**
  * The caller's token decides what the demo's private API answers, as the companion would for them:
  * none, `Sign in required`; `demo-quota-used`, the monthly quota spent; `demo-slow`, a job still measuring
- * at the first poll (and a slower evaluation); any other, the fixtures. The browser tests sign in by
- * sending one of these tokens.
+ * at the first poll (and a slower evaluation); any other, the fixtures. With sign-in set up the service
+ * passes only an ID token it has checked, and its subject (`sub`) is the one of these it names: the
+ * browser tests sign in by sending such a token (e2e/sign-in-steps.ts, `demoIdToken`).
  */
 export const DEMO_TOKENS = { quotaUsed: 'demo-quota-used', slow: 'demo-slow', user: 'demo-user' } as const;
 
 const json = (res: ServerResponse, body: unknown, status = 200) =>
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
-const bearer = (req: Recorded) => /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1] ?? null;
+/** Who the caller is: a JWT's subject (the service has checked its signature), else the bare token. */
+function bearer(req: Recorded): string | null {
+  const token = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+  if (token === undefined) return null;
+  try {
+    return decodeJwt(token).sub ?? token;
+  } catch {
+    return token;
+  }
+}
 
 /** Answers the refusals; true when it did. */
 function refused(req: Recorded, res: ServerResponse): boolean {

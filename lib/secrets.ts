@@ -5,7 +5,7 @@ const REDACTED = '[redacted]';
 const MIN_SECRET_LENGTH = 6;
 
 /** Settings whose values are credentials; the key settings may be comma lists. */
-const SECRET_SETTINGS = [
+export const SECRET_SETTINGS = [
   'GEO_KEYED_A_API_KEY',
   'GEO_KEYED_B_API_KEY',
   'GEO_KEYED_C_API_KEY',

@@ -7,7 +7,7 @@ import { GeoDatabases } from '../../datasets/geo/databases.js';
 import { forwardedLang, normaliseLang } from './lang.js';
 import { GeoRecord, GeoRecordFields, type GeoBase } from './normalise.js';
 import { ipApi, ip2location, ipSb, ipapiIs, ipinfo, localLookup, ONE_DAY, privateIpinfo } from './sources.js';
-import { timezoneAt, warmTimezones } from './timezone.js';
+import { timezoneAt } from './timezone.js';
 import { AdvancedData } from './advanced-data.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { withUpstreamReason } from '../../lib/http-error.js';
@@ -31,11 +31,11 @@ const KeyedBRecord = Type.Object({ ...GeoRecordFields, isHosting: Type.Boolean()
 const sourceFailed = withUpstreamReason('geo source failed');
 
 /** Appends the timezone found at the record's own coordinates (only ever on a success). */
-async function withTimezone<T extends GeoBase>(base: T): Promise<T & { timezone: string | null }> {
+function withTimezone<T extends GeoBase>(base: T): T & { timezone: string | null } {
   // Added in place: an object spread followed by a property takes V8's slow
   // path, which cost more than the rest of a geo-local lookup.
   const record = base as T & { timezone: string | null };
-  record.timezone = await timezoneAt(base.latitude, base.longitude);
+  record.timezone = timezoneAt(base.latitude, base.longitude);
   return record;
 }
 
@@ -60,10 +60,7 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
   app.lifecycle.addStep({
     phase: 'geo-databases',
     name: GEO_DATABASES_STEP,
-    run: async () => {
-      await databases.bootstrap();
-      await warmTimezones();
-    },
+    run: () => databases.bootstrap(),
   });
   app.lifecycle.addStep({
     phase: 'background',
@@ -103,8 +100,8 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
     );
   }
 
-  // Not an async function: returning withTimezone's promise as it is spares the
-  // extra promise (and the two microtasks of adopting one) an async wrapper costs.
+  // Not an async function: the answer is ready at once, and an async wrapper
+  // would cost a promise (and the two microtasks of adopting one).
   app.get(
     '/geo-local',
     {

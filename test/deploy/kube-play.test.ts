@@ -5,13 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { fromAppRoot } from '../../lib/app-root.js';
+import { freePorts } from '../support/free-ports.js';
 import { buildImage, podman, until } from '../support/podman.js';
 
 // deploy/kubernetes as `podman kube play` runs it (docs/deploy-kubernetes.md,
 // "Trying the manifests with podman", says why each change): the Secret made
 // beforehand from its data as JSON, with REDIS_URL naming the Redis pod (podman
 // resolves no Service); one replica, as podman publishes the container ports
-// on the host; the Service, budget and autoscaler played and ignored; the
+// on the host, each on a free port of the host here (a shared machine may run
+// the service on its default ports); the Service, budget and autoscaler played and ignored; the
 // Ingresses, which podman does not take, left out.
 const MANIFESTS = fromAppRoot('deploy/kubernetes');
 const SECRET = 'netdiag-backend';
@@ -24,10 +26,10 @@ const PLAYED = [
   'pdb.yaml',
   'hpa.yaml',
 ];
-const FRONT = 'http://127.0.0.1:18966';
 
 let dir: string;
 let played: string;
+let front: string;
 
 /** The `data` map of secret.yaml: `NAME: 'base64'` lines. */
 function secretData(text: string): Record<string, string> {
@@ -55,7 +57,18 @@ before(async () => {
   await podman(['secret', 'create', SECRET, join(dir, 'secret.json')]);
   const texts = await Promise.all(PLAYED.map((file) => readFile(join(MANIFESTS, file), 'utf8')));
   played = join(dir, 'manifests.yaml');
-  await writeFile(played, texts.join('\n---\n').replace(/^( {2}replicas:) \d+$/m, '$1 1'));
+  const manifests = texts.join('\n---\n').replace(/^( {2}replicas:) \d+$/gm, '$1 1');
+  const ports = [...manifests.matchAll(/containerPort: (\d+)/g)].map((match) => Number(match[1]));
+  const free = await freePorts(ports.length);
+  const hostPort = new Map(ports.map((port, i) => [port, free[i]!]));
+  front = `http://127.0.0.1:${hostPort.get(18966)}`;
+  await writeFile(
+    played,
+    manifests.replace(
+      /^( *)containerPort: (\d+)$/gm,
+      (line, indent: string, port: string) => `${line}\n${indent}hostPort: ${hostPort.get(Number(port))}`,
+    ),
+  );
   await podman(['kube', 'play', played]);
 });
 
@@ -71,14 +84,14 @@ after(async () => {
 test('podman kube play of deploy/kubernetes: the site answers and /readyz reports the Redis report store ready', async () => {
   await until(
     async () => {
-      const res = await request(`${FRONT}/readyz`);
+      const res = await request(`${front}/readyz`);
       await res.body.dump();
       return res.statusCode === 200;
     },
     180_000,
     'the service pod to be ready',
   );
-  const site = await request(`${FRONT}/`);
+  const site = await request(`${front}/`);
   assert.equal(site.statusCode, 200);
   assert.match(await site.body.text(), /<div id="app"/);
   // The detailed readiness is the API listener's, which no Service exposes: asked from inside the pod.

@@ -22,7 +22,7 @@ import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import type { IContainer, IPodSpec } from 'kubernetes-models/v1';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { SECRET_SETTINGS } from '../../lib/secrets.js';
@@ -39,6 +39,7 @@ const MODELS = {
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/Ingress': Ingress,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
 } as const;
 
 type Manifest = { file: string; apiVersion: string; kind: string; metadata: { name: string } } & Record<string, never>;
@@ -191,6 +192,20 @@ test('REDIS_URL names the Redis Service, which reaches the Redis deployment', ()
   assert.ok(port, 'the URL port is the Service port');
   const target = container(redis).ports!.find((p) => p.name === port.targetPort || p.containerPort === port.targetPort);
   assert.equal(target?.containerPort, 6379);
+});
+
+test('only the service pods may reach Redis, which has no password', () => {
+  const policy = find<NetworkPolicy>('NetworkPolicy', 'netdiag-redis');
+  assert.ok(selects(policy.spec!.podSelector!.matchLabels!, podLabels(redis)));
+  assert.ok(!selects(policy.spec!.podSelector!.matchLabels!, podLabels(web)));
+  assert.deepEqual(policy.spec!.policyTypes, ['Ingress']);
+  const [rule, ...others] = policy.spec!.ingress!;
+  assert.equal(others.length, 0);
+  const [peer, ...otherPeers] = rule!.from!;
+  assert.equal(otherPeers.length, 0);
+  assert.ok(selects(peer!.podSelector!.matchLabels!, podLabels(web)));
+  assert.equal(peer!.namespaceSelector, undefined, 'pods of this namespace only');
+  assert.deepEqual(rule!.ports, [{ protocol: 'TCP', port: 6379 }]);
 });
 
 test("the speed test's Ingress passes transfers unbuffered and takes the largest upload", () => {

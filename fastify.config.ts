@@ -24,6 +24,7 @@ export const ConfigSchema = Type.Object({
   SITE_URL: withoutTrailingSlash,
   FRONTEND_DIR: Type.String({ default: '' }),
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),
+  SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 5000 }),
 
   LOG_LEVEL: Type.Enum(['debug', 'info', 'warn', 'error'], { default: 'info' }),
   LOG_FORMAT: Text,

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, type Config } from './fastify.config.js';
 import { createLogger } from './lib/logger.js';
@@ -88,8 +89,10 @@ async function listen(server: FastifyInstance, listener: Listener, port: number)
   }
 }
 
-// Past this, shutdown gives up on stragglers (a client holding a request open)
-// and exits non-zero, well inside systemd's default 90 s stop timeout.
+// Past this, counted from the end of the drain, shutdown gives up on
+// stragglers (a client holding a request open) and exits non-zero: with the
+// default drain, 20 s in all, inside Kubernetes' default 30 s grace period and
+// systemd's 90 s stop timeout.
 const SHUTDOWN_DEADLINE_MS = 15 * 1000;
 const IDLE_SWEEP_MS = 200;
 
@@ -103,9 +106,10 @@ let booting: Promise<void> = Promise.resolve();
  * API runs the capabilities' stop callbacks, which also abandons a start-up
  * download in progress (its temporary files are removed as it gives up).
  */
-async function shutdown(signal: string): Promise<void> {
+async function shutdown(signal: NodeJS.Signals): Promise<void> {
   if (closing) return;
   closing = true;
+  await drain(signal);
   logger.info({ signal }, 'shutting down');
   const deadline = setTimeout(() => {
     logger.error({ ms: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time; exiting');
@@ -130,6 +134,27 @@ async function shutdown(signal: string): Promise<void> {
   await booting;
   clearTimeout(deadline);
   logger.flush(() => process.exit(0));
+}
+
+/**
+ * A SIGTERM is how an orchestrator or a rolling update stops an instance, and
+ * the load balancer in front learns of it only through the next readiness
+ * probe: /readyz answers 503 at once while both listeners keep serving for
+ * SHUTDOWN_DRAIN_MS, so nothing is sent to a closed port. Answers in the
+ * meantime close their connection, so keep-alive clients reconnect to another
+ * instance. Only a serving process drains; Ctrl-C (SIGINT) never waits.
+ */
+async function drain(signal: NodeJS.Signals): Promise<void> {
+  const ms = config.SHUTDOWN_DRAIN_MS;
+  if (signal !== 'SIGTERM' || ms === 0 || !api.readiness.ready) return;
+  api.readiness.draining();
+  for (const server of [web, api]) server?.server.prependListener('request', closeAfterAnswer);
+  logger.info({ signal, ms }, `draining: /readyz answers 503 and the listeners close in ${ms} ms (SHUTDOWN_DRAIN_MS)`);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function closeAfterAnswer(_request: IncomingMessage, response: ServerResponse): void {
+  response.setHeader('connection', 'close');
 }
 
 await keepTickObjectShape();

@@ -60,6 +60,8 @@ async function startOnce(env: Record<string, string>): Promise<{ healthz: number
       DATA_DIR: dataDir,
       BACKEND_PORT: String(apiPort),
       FRONTEND_PORT: String(frontPort),
+      // Each start is stopped at once; the drain would only add its wait to the run.
+      SHUTDOWN_DRAIN_MS: '0',
       ...env,
     },
     stdio: 'ignore',

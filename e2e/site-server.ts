@@ -45,7 +45,8 @@ async function stopped(child: ChildProcess): Promise<void> {
 }
 
 // Load shedding off: the browser and the service share a busy two-core machine, and a 503 there is no finding.
-const QUIET = { LOG_LEVEL: 'warn', LOAD_SHEDDING: 'false' };
+// No drain on SIGTERM: no load balancer watches a test's service, so stopping it need not wait.
+const QUIET = { LOG_LEVEL: 'warn', LOAD_SHEDDING: 'false', SHUTDOWN_DRAIN_MS: '0' };
 
 /**
  * `npm run demo` on free ports: the real service on every loopback fake,

@@ -9,7 +9,7 @@ const Alive = Type.Object({ status: Type.Literal('ok') });
 
 /**
  * GET /healthz (the process answers, so its event loop turns) and GET /readyz
- * (200 once both listeners listen, 503 before). The API listener is the
+ * (200 once both listeners listen, 503 before and from a SIGTERM on). The API listener is the
  * operator's (loopback), so its /readyz adds each dataset's state and age;
  * the front listener is public, so its /readyz gives only the verdict, and
  * never which datasets a deployment has or how old they are. Registered

@@ -46,6 +46,7 @@ export class Readiness {
   private readonly sources = new Map<DatasetName, () => DatasetStatus>();
   private readonly up: Record<Listener, boolean> = { api: false, front: false };
   private reportStore: (() => ReportStoreState) | undefined;
+  private stopping = false;
 
   /** `status` is called on every /readyz and every scrape: it must be cheap and never throw. */
   addDataset(name: DatasetName, status: () => DatasetStatus): void {
@@ -61,8 +62,13 @@ export class Readiness {
     this.up[listener] = true;
   }
 
+  /** Shutdown has begun: not ready any more, though both listeners still serve while the load balancer notices. */
+  draining(): void {
+    this.stopping = true;
+  }
+
   get ready(): boolean {
-    return this.up.api && this.up.front;
+    return this.up.api && this.up.front && !this.stopping;
   }
 
   /** One dataset's status; undefined when no capability registered it. */

@@ -58,6 +58,8 @@ export async function spawnServer(env: Record<string, string>, options: StartOpt
       DATA_DIR: '/nonexistent-test-data',
       // A busy test machine lags the event loop by itself; see test/support/app.ts.
       LOAD_SHEDDING: 'false',
+      // Stopped by the tests, not by a load balancer: no drain unless a test asks for one.
+      SHUTDOWN_DRAIN_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,10 +18,11 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:22-bookworm-slim
-# The version follows package.json (test/deploy checks it); the source is the
-# project the site's footer links to (REPO_STARS_REPOSITORY's default).
+# The version follows package.json (test/deploy checks it). The source is the
+# repository the image is built from, given by whoever builds it: this project
+# has no one public address, and the upstream site's repository is not ours.
 ARG VERSION=1.0.0
-ARG SOURCE=https://github.com/jason5ng32/MyIP
+ARG SOURCE=
 LABEL org.opencontainers.image.title="netdiag-backend" \
       org.opencontainers.image.description="Network-diagnostics service: the site, its JSON API and the command-line face" \
       org.opencontainers.image.source="$SOURCE" \

@@ -46,6 +46,9 @@ async function runLoud(command: string, args: string[], timeoutMs: number): Prom
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
 }
 
+/** The repository the test image says it was built from (the OCI source label). */
+export const IMAGE_SOURCE = 'https://source.example/netdiag-backend';
+
 export interface Built {
   /** Seconds the build of the image took (the base stand-ins excluded). */
   buildSeconds: number;
@@ -70,6 +73,8 @@ export async function buildImage(): Promise<Built> {
       'host',
       '--format',
       'docker',
+      '--build-arg',
+      `SOURCE=${IMAGE_SOURCE}`,
       '-t',
       IMAGE,
       '-t',

@@ -15,7 +15,8 @@ export function isChunkLoadError(error: unknown): boolean {
 /** The page the site could not load even after reloading itself for it; App.vue says so in its main. */
 export const unloadablePage = ref<string | null>(null);
 
-// A storage the browser refuses reads as "already reloaded": no reload that could not be told from the next.
+// Session storage the browser refuses: nothing is read, and rememberReload's false stops the reload, which
+// could not be told from the next one.
 function reloadedFor(): string | null {
   try {
     return sessionStorage.getItem(RELOADED_FOR_KEY);

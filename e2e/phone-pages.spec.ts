@@ -1,5 +1,5 @@
 import { assertReadableOnPhone, DESKTOP, expect, PHONE, test } from './fixtures.js';
-import { storeSampleReport } from './sample-report.js';
+import { MAXED_REPORT, storeSampleReport } from './sample-report.js';
 import { shotPages } from './screenshot-pages.js';
 import { answerTools } from './tool-answers.js';
 
@@ -50,5 +50,38 @@ test('a report holding every section fits a 1280 px desktop in every language, n
         .map((wrap) => wrap.closest('section')?.querySelector('h2')?.textContent ?? wrap.className),
     );
     expect(sideways, `the report's tables in ${language}`).toEqual([]);
+  }
+});
+
+test('a report with every field at its maximum length fits a 1280 px desktop and a 390 px phone in every language, nothing sideways', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const path = await storeSampleReport(baseURL!, MAXED_REPORT);
+  for (const [language, viewport] of LANGUAGES.flatMap((code) =>
+    [DESKTOP, PHONE].map((size) => [code, size] as const),
+  )) {
+    await page.setViewportSize(viewport);
+    await page.addInitScript((code) => localStorage.setItem('netdiag.locale', code), language);
+    await page.goto(path);
+    await expect(page.locator('html')).toHaveAttribute('lang', language);
+    await expect(page.locator('.hop-table')).toBeVisible();
+    const wider = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    // What runs past the window or scrolls sideways, outermost only, named by its section's heading.
+    const past = await page.evaluate(() => {
+      const offends = (el: Element) =>
+        (/auto|scroll/.test(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1) ||
+        el.getBoundingClientRect().right > document.documentElement.clientWidth + 1;
+      return [...document.querySelectorAll('main *')]
+        .filter((el) => offends(el) && !(el.parentElement && offends(el.parentElement)))
+        .map(
+          (el) =>
+            `${el.closest('section')?.querySelector('h2')?.textContent ?? ''}: ${el.tagName.toLowerCase()}.${el.className}`,
+        );
+    });
+    expect({ wider, past }, `the report in ${language} at ${viewport.width} px`).toEqual({ wider: 0, past: [] });
   }
 });

@@ -26,8 +26,8 @@ export interface EnvelopeItem {
   headerBytes: Buffer;
   header: Record<string, unknown>;
   payload: Buffer;
-  /** An event item's payload, parsed: an event must be a JSON object, whether or not it is rewritten. */
-  event?: Record<string, unknown>;
+  /** The payload, parsed: an event must be a JSON object, whether or not it is rewritten. */
+  event: Record<string, unknown>;
 }
 
 export interface Envelope {
@@ -62,13 +62,30 @@ function lineEnd(body: Buffer, from: number): number {
   return end === -1 ? body.length : end;
 }
 
-// What a browser SDK sends: a handful of items, at most one event, and an event
-// of at most 1 MB (Sentry's own limit). Past these the envelope is refused before
-// any more of it is looked at, so no body up to the 10 MB limit can hold the
-// event loop: 655,000 tiny items once held it for 3.7 s.
-export const MAX_ITEMS = 100;
+// What the site's SDK sends (web/site/src/telemetry/report-errors.ts: no sessions, client reports, attachments
+// or tracing) is one `event` item of a few KB (at most 50 frames for each of 6 linked errors, values cut at
+// 250 characters), so nothing else is relayed: a 9.9 MB attachment once went through, 5.9 GB of egress per
+// client per 20 minutes at the route's limit. The whole envelope is bounded, headers included, since the
+// header lines are relayed as they came too; the 10 MB body limit stays the parser's (the spec).
+export const MAX_ENVELOPE_BYTES = 256 * 1024;
+const RELAYED_TYPE = 'event';
 const MAX_EVENTS = 1;
-export const MAX_EVENT_BYTES = 1024 * 1024;
+export const TOO_LARGE_ENVELOPE = 'Envelope too large';
+export const NOT_RELAYED_ITEM = 'Only event items are relayed';
+
+/** An envelope past MAX_ENVELOPE_BYTES: answered 413 before any item is read. */
+export class EnvelopeTooLarge extends HttpError {
+  constructor() {
+    super(413, TOO_LARGE_ENVELOPE);
+  }
+}
+
+/** An item of a type the site never sends (attachment, session, replay…): the whole envelope is refused, 400. */
+export class ItemNotRelayed extends HttpError {
+  constructor() {
+    super(400, NOT_RELAYED_ITEM);
+  }
+}
 
 /** The envelope's header line alone: enough to check its DSN before anything else is read. */
 export function envelopeHeader(body: Buffer): {
@@ -84,13 +101,14 @@ export function envelopeHeader(body: Buffer): {
 
 /**
  * Splits a telemetry (Sentry) envelope: a JSON header line, then items, each a
- * JSON item header line and a payload that is either `length` bytes (binary
- * safe) or runs to the next newline. Payloads stay views of the body.
+ * JSON item header line and a payload that is either `length` bytes or runs to
+ * the next newline. Only an envelope the site's SDK could have sent gets through:
+ * at most MAX_ENVELOPE_BYTES, and at most one item, an event.
  */
 export function parseEnvelope(body: Buffer): Envelope {
+  if (body.length > MAX_ENVELOPE_BYTES) throw new EnvelopeTooLarge();
   const { headerBytes, header, itemsFrom } = envelopeHeader(body);
   const items: EnvelopeItem[] = [];
-  let events = 0;
   let pos = itemsFrom;
   while (pos < body.length) {
     const headerEnd = lineEnd(body, pos);
@@ -98,9 +116,11 @@ export function parseEnvelope(body: Buffer): Envelope {
     pos = headerEnd + 1;
     // A trailing newline after the last payload leaves an empty line behind.
     if (itemHeaderBytes.length === 0 && pos >= body.length) break;
-    if (items.length === MAX_ITEMS) throw new MalformedEnvelope();
     const itemHeader = parseHeader(itemHeaderBytes);
     if (typeof itemHeader.type !== 'string') throw new MalformedEnvelope();
+    // Refused at its header, before its payload is looked for: the walk ends at the first item not relayed.
+    if (itemHeader.type !== RELAYED_TYPE) throw new ItemNotRelayed();
+    if (items.length === MAX_EVENTS) throw new MalformedEnvelope();
     const length = itemHeader.length;
     let payload: Buffer;
     if (length === undefined) {
@@ -118,30 +138,23 @@ export function parseEnvelope(body: Buffer): Envelope {
         pos += 1;
       }
     }
-    let event: Record<string, unknown> | undefined;
-    if (itemHeader.type === 'event') {
-      if (++events > MAX_EVENTS || payload.length > MAX_EVENT_BYTES) throw new MalformedEnvelope();
-      // Other payloads are relayed as bytes, never parsed.
-      event = parseHeader(payload);
-    }
-    items.push({ headerBytes: itemHeaderBytes, header: itemHeader, payload, event });
+    items.push({ headerBytes: itemHeaderBytes, header: itemHeader, payload, event: parseHeader(payload) });
   }
   return { headerBytes, header, items };
 }
 
 /**
  * Writes `ip` into every event item's `user.ip_address`; the item's `length`
- * is recomputed when it had one. Every other item keeps its exact bytes.
+ * is recomputed when it had one.
  */
 export function withVisitorIp(envelope: Envelope, ip: string): Envelope {
   const items = envelope.items.map((item) => {
     const event = item.event;
-    if (event === undefined) return item;
     const user = typeof event.user === 'object' && event.user !== null && !Array.isArray(event.user) ? event.user : {};
     const payload = Buffer.from(JSON.stringify({ ...event, user: { ...user, ip_address: ip } }));
     if (item.header.length === undefined) return { ...item, payload };
     const header = { ...item.header, length: payload.length };
-    return { header, headerBytes: Buffer.from(JSON.stringify(header)), payload };
+    return { ...item, header, headerBytes: Buffer.from(JSON.stringify(header)), payload };
   });
   return { ...envelope, items };
 }

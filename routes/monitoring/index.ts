@@ -57,12 +57,12 @@ const telemetry: FastifyPluginAsync = async (app) => {
       // Any other status is the ingest's own, with its body as it came (or the limiter's 429).
       schema: {
         summary: "The telemetry tunnel: the site's error reports relayed to their ingest",
-        response: { 400: ErrorBody, 403: ErrorBody, 502: ErrorBody, default: Type.Unknown() },
+        response: { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 502: ErrorBody, default: Type.Unknown() },
       },
     },
     async (request, reply) => {
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      // A MalformedEnvelope carries statusCode 400, which the error handler answers as it is.
+      // parseEnvelope's refusals carry their status (400, 413), which the error handler answers as it is.
       // The DSN is checked on the header line alone: an envelope for anyone else is not read further.
       if (envelopeHeader(body).header.dsn !== dsn) return reply.code(403).send({ error: DSN_MISMATCH });
       let envelope = parseEnvelope(body);

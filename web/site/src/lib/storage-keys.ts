@@ -10,6 +10,8 @@ export const MASK_KEY = 'netdiag.mask';
 export const HISTORY_KEY = 'netdiag.history';
 export const CONNECTIVITY_KEY = 'netdiag.connectivity.targets';
 export const CHECKLIST_KEY = 'netdiag.checklist.done';
+/** The page the site reloaded itself into after a deploy, so it does so once (stale-build.ts). */
+export const RELOADED_FOR_KEY = 'netdiag.reloadedFor';
 /** The service worker's cache of the pages' and tools' code (pwa.ts). */
 export const CHUNK_CACHE = 'netdiag-chunks';
 
@@ -42,6 +44,7 @@ export const KEPT_IN_BROWSER: readonly KeptEntry[] = [
   // removed on return or after 15 minutes; the session (tokens and the provider's claims) for the tab.
   { what: 'signInState', area: 'localStorage', name: `${SIGN_IN_PREFIX}<random id>` },
   { what: 'signInSession', area: 'sessionStorage', name: signInSessionKey('<provider>', '<client id>') },
+  { what: 'reloadedFor', area: 'sessionStorage', name: RELOADED_FOR_KEY },
   // Workbox's own names: its precache (the shell) and the expiration plugin's dates of CHUNK_CACHE's entries.
   { what: 'shell', area: 'cacheStorage', name: 'workbox-precache-v2-<site address>' },
   { what: 'chunks', area: 'cacheStorage', name: CHUNK_CACHE },

@@ -1,6 +1,6 @@
 import { ref } from 'vue';
 import type { Router } from 'vue-router';
-import { RELOADED_FOR_KEY } from './storage-keys';
+import { RELOADED_FOR_KEY } from './storage-keys.js';
 
 /**
  * A page's code that could not be fetched, in each browser's words (Chromium, Firefox, Safari) and in Vite's

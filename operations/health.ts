@@ -2,8 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ReadinessReport, type Listener, type Readiness } from './readiness.js';
 
-// What the public front listener says of readiness: the verdict alone.
-const Verdict = Type.Object({ status: Type.Union([Type.Literal('ready'), Type.Literal('not ready')]) });
+// What the public front listener says of readiness: the verdict alone; `degraded` is ready with a part not working.
+const Verdict = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('degraded'), Type.Literal('not ready')]),
+});
 
 const Alive = Type.Object({ status: Type.Literal('ok') });
 
@@ -34,11 +36,12 @@ const health: FastifyPluginAsyncTypebox<{ listener: Listener; readiness: Readine
       '/readyz',
       { schema: { summary: 'Readiness: both listeners listen', response: { 200: Verdict, 503: Verdict } } },
       async (_request, reply) => {
-        const { ready } = readiness;
+        const { ready, degraded } = readiness;
+        const status = !ready ? ('not ready' as const) : degraded ? ('degraded' as const) : ('ready' as const);
         return reply
           .code(ready ? 200 : 503)
           .header('cache-control', 'no-store')
-          .send({ status: ready ? ('ready' as const) : ('not ready' as const) });
+          .send({ status });
       },
     );
     return;

@@ -92,6 +92,8 @@ export class LocalReportStore implements ReportStore {
   private retries: AbortController | undefined;
   /** What the repair at open found and lost, for /readyz. */
   private repaired: string | undefined;
+  /** Why the database did not open at start-up, for /readyz. */
+  private unopened: string | undefined;
 
   constructor(
     readonly dir: string,
@@ -110,6 +112,18 @@ export class LocalReportStore implements ReportStore {
    * is an outage retried in the background, not a rejection.
    */
   async open(): Promise<void> {
+    try {
+      await this.openOrRepair();
+    } catch (err) {
+      this.unopened =
+        err instanceof StoreInUse
+          ? 'the reports folder is in use by another process, so reports are neither taken nor given back here'
+          : `the database cannot open (${causeOf(err).message}), so reports are neither taken nor given back`;
+      throw err;
+    }
+  }
+
+  private async openOrRepair(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     // Read before LevelDB opens the logs: it drops a damaged tail silently and rewrites the rest.
     const damage = await findLogDamage(this.dir);
@@ -140,9 +154,10 @@ export class LocalReportStore implements ReportStore {
   }
 
   get details(): StoreDetails {
+    const problem = this.outage ? this.problem(this.outage) : this.unopened;
     return {
       readable: this.readable,
-      ...(this.outage && { problem: this.problem(this.outage) }),
+      ...(problem && { problem }),
       ...(this.repaired && { repaired: this.repaired }),
     };
   }

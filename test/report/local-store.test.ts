@@ -128,7 +128,9 @@ async function assertDegraded(env: Record<string, string>, dir: string): Promise
   const configs = await call(app, '/api/configs');
   assert.equal(configs.statusCode, 200);
   assert.equal(configs.json().reportSharing, false);
-  assert.deepEqual((await app.inject('/readyz')).json().reportStore, { kind: 'local', ready: false });
+  const { problem, ...state } = (await app.inject('/readyz')).json().reportStore;
+  assert.deepEqual(state, { kind: 'local', ready: false, readable: false });
+  assert.match(problem, /^the database cannot open \(.+\), so reports are neither taken nor given back$/);
   const post = await call(app, {
     method: 'POST',
     url: '/api/report',
@@ -145,13 +147,27 @@ async function assertDegraded(env: Record<string, string>, dir: string): Promise
   await app.close();
 }
 
-test('local store: a damaged database leaves the service up, sharing off and the report routes 500', async (t) => {
+test('local store: a database that will not open (CURRENT names a missing manifest) is repaired at start-up, its reports kept and the repair logged', async (t) => {
   const data = await dataDir(t);
   const dir = join(data, 'reports');
   await writeExpired(dir, ['damagedReport000000001'], 0);
   // LevelDB's CURRENT names the manifest to read; pointing it at nothing is a damaged database.
   await writeFile(join(dir, 'CURRENT'), 'MANIFEST-999999\n');
-  await assertDegraded({ DATA_DIR: data }, dir);
+  const { app, logs } = await buildTestApi({ REPORT_STORE: 'local', DATA_DIR: data });
+  t.after(() => app.close());
+  assert.equal((await call(app, '/api/configs')).json().reportSharing, true);
+  assert.equal((await call(app, '/api/report/damagedReport000000001')).statusCode, 200);
+  const { repaired, ...state } = (await app.inject('/readyz')).json().reportStore;
+  assert.deepEqual(state, { kind: 'local', ready: true, readable: true });
+  assert.match(
+    repaired,
+    /^the database would not open \(.*MANIFEST-999999.*\); repaired with LevelDB's repair, 1 reports readable$/,
+  );
+  const [line, ...more] = logs.find('REPORT_STORE=local: the report store was damaged');
+  assert.deepEqual(more, []);
+  assert.equal(line?.level, 50);
+  assert.equal(line?.reports, 1);
+  assert.match(String(line?.msg), /restore DATA_DIR\/reports from a backup/);
 });
 
 test('local store: a DATA_DIR the service cannot write leaves it up, sharing off and the report routes 500', async (t) => {

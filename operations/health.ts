@@ -13,8 +13,9 @@ const Alive = Type.Object({ status: Type.Literal('ok') });
  * GET /healthz (the process answers, so its event loop turns) and GET /readyz
  * (200 once both listeners listen, 503 before). The API listener is the
  * operator's (loopback), so its /readyz adds each dataset's state and age;
- * the front listener is public, so its /readyz gives only the verdict, and
- * never which datasets a deployment has or how old they are. Registered
+ * the front listener is public, so its /readyz gives only the verdict
+ * (`degraded` while the report store has a problem), and never which
+ * datasets a deployment has or how old they are. Registered
  * outside /api on both listeners: no Referer gate, limiter or load shedding
  * stands between a health check and its answer.
  */

@@ -317,10 +317,10 @@ export class LocalReportStore implements ReportStore {
   }
 
   private problem(outage: Outage): string {
-    const writes = this.readable ? 'stored reports are still read' : 'stored reports cannot be read either';
+    const reads = this.readable ? 'stored reports are still read' : 'stored reports cannot be read either';
     return outage.full
-      ? `the disk is full, so new reports are refused; ${writes}; writes are tried again until it has room`
-      : `writes fail (${outage.reason}), so new reports are refused; ${writes}; writes are tried again`;
+      ? `the disk is full, so new reports are refused; ${reads}; writes are tried again until it has room`
+      : `writes fail (${outage.reason}), so new reports are refused; ${reads}; writes are tried again`;
   }
 
   /** The store's error with what the operator can do about it, for the one warning it becomes. */

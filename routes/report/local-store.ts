@@ -224,15 +224,16 @@ export class LocalReportStore implements ReportStore {
   private beginOutage(reason: string): void {
     const outage: Outage = { reason, full: isFull(reason), since: Date.now() };
     this.outage = outage;
+    // A disk full at start-up leaves the database closed: nothing is read until a try opens it.
+    const reads = this.readable ? 'stored ones are still read' : 'stored ones cannot be read until it opens';
     this.log.warn(
       { dir: this.dir, reason, retryMaxMs: this.retryMaxMs },
       outage.full
-        ? 'REPORT_STORE=local: the disk is full, so new reports are refused (507) while stored ones are still ' +
-            'read; free space on the disk of DATA_DIR: writes resume by themselves, tried again within ' +
-            'REPORT_STORE_RETRY_MAX_MS'
-        : 'REPORT_STORE=local: a write to the report store failed, so new reports are refused (500) while ' +
-            'stored ones are still read; check free space and that the service may write DATA_DIR: writes ' +
-            'resume by themselves, tried again within REPORT_STORE_RETRY_MAX_MS',
+        ? `REPORT_STORE=local: the disk is full, so new reports are refused (507) while ${reads}; free space ` +
+            'on the disk of DATA_DIR: writes resume by themselves, tried again within REPORT_STORE_RETRY_MAX_MS'
+        : `REPORT_STORE=local: a write to the report store failed, so new reports are refused (500) while ${reads}; ` +
+            'check free space and that the service may write DATA_DIR: writes resume by themselves, tried ' +
+            'again within REPORT_STORE_RETRY_MAX_MS',
     );
     const retries = new AbortController();
     this.retries = retries;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -168,6 +168,54 @@ test('local store: a write failure other than a full disk (a file-size limit) is
 
   execFileSync('prlimit', ['--pid', pid, '--fsize=unlimited:']);
   await until(async () => ((await reportStore(server)) as { ready: boolean }).ready);
+  assert.equal((await share(server)).status, 201);
+  assert.equal(linesMatching(server, RECOVERED).length, 1);
+});
+
+test('local store: a disk full at start-up is the same outage, with nothing read until a try opens the database once there is room', async (t) => {
+  const { dir, ballast } = await smallDisk(t);
+  const env = {
+    ...(await closedUpstreams()),
+    REPORT_STORE: 'local',
+    DATA_DIR: dir,
+    REPORT_RATE_LIMIT: '0',
+    REPORT_STORE_RETRY_MAX_MS: '2000',
+  };
+  const first = await startServer(env);
+  const created = await share(first);
+  assert.equal(created.status, 201);
+  assert.equal(await stopServer(first), 0);
+  // Every byte left taken: opening rewrites the log into a table, which the disk now refuses.
+  const filler = await open(join(dir, 'filler'), 'w');
+  try {
+    for (;;) await filler.write(Buffer.alloc(64 * 1024));
+  } catch (err) {
+    assert.equal((err as NodeJS.ErrnoException).code, 'ENOSPC');
+  } finally {
+    await filler.close();
+  }
+
+  const server = await startServer(env);
+  t.after(() => stopServer(server));
+  const state = (await reportStore(server)) as Record<string, unknown>;
+  assert.deepEqual(
+    { ...state, problem: undefined },
+    { kind: 'local', ready: false, readable: false, problem: undefined },
+  );
+  assert.match(
+    String(state.problem),
+    /^the disk is full, so new reports are refused; stored reports cannot be read either/,
+  );
+  assert.deepEqual(await share(server), { status: 507, json: { error: STORE_FULL } });
+  assert.equal((await get(`${server.apiUrl}/api/report/${String(created.json.id)}`)).status, 500);
+  const [outage, ...more] = linesMatching(server, OUTAGE);
+  assert.deepEqual(more, []);
+  assert.match(String(outage?.msg), /stored ones cannot be read until it opens/);
+
+  await rm(join(dir, 'filler'));
+  await rm(ballast);
+  await until(async () => ((await reportStore(server)) as { ready: boolean }).ready);
+  assert.equal((await get(`${server.apiUrl}/api/report/${String(created.json.id)}`)).status, 200);
   assert.equal((await share(server)).status, 201);
   assert.equal(linesMatching(server, RECOVERED).length, 1);
 });

@@ -56,6 +56,7 @@ export const ConfigSchema = Type.Object({
   KV_NAMESPACE_ID: Text,
   REPORT_STORE: Type.Enum(['kv', 'redis', 'local'], { default: 'kv' }),
   REPORT_RATE_LIMIT: Type.Integer({ minimum: 0, default: 20 }),
+  REPORT_STORE_RETRY_MAX_MS: Type.Integer({ minimum: 100, default: 60000 }),
   TELEMETRY_DSN_FRONTEND: Text,
   ROUTING_SOURCE_APP: Type.String({ default: 'netdiag-backend', minLength: 1 }),
   REPO_STARS_REPOSITORY: Type.String({ default: 'jason5ng32/MyIP', pattern: '^[\\w.-]+/[\\w.-]+$' }),

@@ -24,8 +24,18 @@ const Datasets = Type.Object({
 export type DatasetName = keyof Static<typeof Datasets>;
 export const DATASETS = Object.keys(Datasets.properties) as DatasetName[];
 
-/** Where shared reports live (REPORT_STORE) and whether that store takes and gives back reports now. */
-const ReportStoreState = Type.Object({ kind: Type.Enum(['kv', 'redis', 'local']), ready: Type.Boolean() });
+/**
+ * Where shared reports live (REPORT_STORE) and whether that store takes new
+ * reports now; the local store adds whether it gives back stored ones, what
+ * is wrong (`problem`) and what its repair at start-up found (`repaired`).
+ */
+const ReportStoreState = Type.Object({
+  kind: Type.Enum(['kv', 'redis', 'local']),
+  ready: Type.Boolean(),
+  readable: Type.Optional(Type.Boolean()),
+  problem: Type.Optional(Type.String()),
+  repaired: Type.Optional(Type.String()),
+});
 type ReportStoreState = Static<typeof ReportStoreState>;
 
 /** The API listener's /readyz answer. */
@@ -69,6 +79,11 @@ export class Readiness {
 
   get ready(): boolean {
     return this.up.api && this.up.front && !this.stopping;
+  }
+
+  /** Ready, but a part runs degraded and says why: the report store, with a `problem`. */
+  get degraded(): boolean {
+    return this.ready && this.reportStore?.().problem !== undefined;
   }
 
   /** One dataset's status; undefined when no capability registered it. */

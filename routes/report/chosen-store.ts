@@ -20,22 +20,31 @@ declare module 'fastify' {
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 /**
- * The local store in DATA_DIR/reports, opened now, swept at start-up and then
- * hourly, closed at shutdown. A store that cannot open (a DATA_DIR the service
- * may not write, a damaged database) is logged once with what to do, and
- * sharing reads as off; the rest of the service runs on.
+ * The local store in DATA_DIR/reports, opened (and repaired) now, swept at
+ * start-up and then hourly, closed at shutdown. A store that cannot open (a
+ * DATA_DIR the service may not write, another process holding the folder)
+ * is logged once with what to do, and sharing reads as off; the rest of the
+ * service runs on. A full disk is not that: the store logs its outage and
+ * retries by itself.
  */
 async function localStore(app: FastifyInstance): Promise<LocalReportStore> {
   // Loaded only where used: the native database module is start-up time every other deployment would pay.
-  const { LocalReportStore } = await import('./local-store.js');
-  const store = new LocalReportStore(join(fromAppRoot(app.config.DATA_DIR), 'reports'));
+  const { LocalReportStore, StoreInUse } = await import('./local-store.js');
+  const store = new LocalReportStore(join(fromAppRoot(app.config.DATA_DIR), 'reports'), {
+    retryMaxMs: app.config.REPORT_STORE_RETRY_MAX_MS,
+    log: app.log,
+  });
   try {
     await store.open();
   } catch (err) {
     app.log.error(
       { dir: store.dir, reason: (err as Error).message },
-      'REPORT_STORE=local: the report store cannot open, so sharing is off; make DATA_DIR writable, ' +
-        'or move a damaged reports folder aside, and restart',
+      err instanceof StoreInUse
+        ? 'REPORT_STORE=local: the reports folder is in use by another process (a second instance on the same ' +
+            'DATA_DIR?), so sharing is off here; give each instance its own DATA_DIR, or share reports through ' +
+            'REPORT_STORE=redis, and restart'
+        : 'REPORT_STORE=local: the report store cannot open, so sharing is off; make DATA_DIR writable, ' +
+            'or move a damaged reports folder aside, and restart',
     );
     return store;
   }
@@ -73,7 +82,11 @@ export default fp(
   async (app) => {
     const store = await chooseStore(app);
     app.decorate('reportStore', store);
-    app.readiness.addReportStore(() => ({ kind: app.config.REPORT_STORE, ready: store?.ready ?? false }));
+    app.readiness.addReportStore(() => ({
+      kind: app.config.REPORT_STORE,
+      ready: store?.ready ?? false,
+      ...store?.details,
+    }));
   },
   { name: 'report-store', dependencies: ['shared-counters'] },
 );

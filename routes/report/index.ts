@@ -6,7 +6,7 @@ import { reportIdGuard } from '../../schemas/guards.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { checkReport, Report } from './schema.js';
 import { MAX_DETAILS, reportProblems } from './details.js';
-import { STORE_UNAVAILABLE } from './store.js';
+import { STORE_UNAVAILABLE, StoreRefusal } from './store.js';
 
 export const MAX_REPORT_BYTES = 256 * 1024;
 const TTL_DAYS = [1, 3, 7] as const;
@@ -41,11 +41,12 @@ function newReportId(): string {
 /**
  * POST /api/report and GET /api/report/:id: shareable reports in the store
  * REPORT_STORE names, expiring on their own. Both answer 503 on a deployment
- * without the store's settings, before looking at the request, and 500
- * while the chosen store is not ready (its outage, or its failure to open,
- * was logged once when it began). Storing has its own limit per client
- * (REPORT_RATE_LIMIT an hour; 0 is none), since every stored report stays on
- * the operator's bill or disk for up to 7 days.
+ * without the store's settings, before looking at the request. While the
+ * chosen store takes no new reports, POST is answered its refusal (507 on a
+ * full disk) or 500, and GET reads on as long as the store can; the outage,
+ * or the failure to open, was logged once when it began. Storing has its
+ * own limit per client (REPORT_RATE_LIMIT an hour; 0 is none), since every
+ * stored report stays on the operator's bill or disk for up to 7 days.
  */
 const reports: FastifyPluginAsyncTypebox = async (app) => {
   const store = app.reportStore;
@@ -72,12 +73,16 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
           413: ErrorBody,
           500: ErrorBody,
           503: ErrorBody,
+          507: ErrorBody,
         },
       },
     },
     async (request, reply) => {
       if (!store) return reply.code(503).send({ error: NOT_CONFIGURED });
-      if (!store.ready) return reply.code(500).send({ error: STORE_UNAVAILABLE });
+      if (!store.ready) {
+        const refusal = store.refusal ?? new StoreRefusal(500, STORE_UNAVAILABLE);
+        return reply.code(refusal.statusCode).send({ error: refusal.message });
+      }
       const body = request.body as { report?: unknown; ttlDays?: unknown } | null | undefined;
       const report = typeof body === 'object' && body !== null ? body.report : undefined;
       if (!checkReport.Check(report)) {
@@ -90,7 +95,13 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
       const ttlDays = normaliseTtlDays(body?.ttlDays);
       const id = newReportId();
       const expiresAt = new Date(Date.now() + ttlDays * DAY_MS).toISOString();
-      await store.put(id, { expiresAt, report }, ttlDays * 24 * 60 * 60);
+      try {
+        await store.put(id, { expiresAt, report }, ttlDays * 24 * 60 * 60);
+      } catch (err) {
+        // Logged once by the store when its outage began, not per refused report.
+        if (err instanceof StoreRefusal) return reply.code(err.statusCode).send({ error: err.message });
+        throw err;
+      }
       return reply.code(201).send({ id, expiresAt });
     },
   );
@@ -113,7 +124,7 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       if (!store) return reply.code(503).send({ error: NOT_CONFIGURED });
-      if (!store.ready) return reply.code(500).send({ error: STORE_UNAVAILABLE });
+      if (!store.readable) return reply.code(500).send({ error: STORE_UNAVAILABLE });
       const stored = await store.get(request.params.id);
       if (!stored) return reply.code(404).send({ error: REPORT_NOT_FOUND });
       // A value written before the whitelist changed is one the page can no longer show.

@@ -21,6 +21,7 @@ interface KvResult {
 export class KvReportStore implements ReportStore {
   /** Each call goes to the store itself; an outage is met request by request. */
   readonly ready = true;
+  readonly readable = true;
   private readonly base: string;
 
   constructor(

@@ -17,6 +17,10 @@ export class RedisReportStore implements ReportStore {
     return this.link.usable;
   }
 
+  get readable(): boolean {
+    return this.link.usable;
+  }
+
   async put(id: string, stored: StoredReport, ttlSeconds: number): Promise<void> {
     try {
       await this.link.client.set(reportKey(id), JSON.stringify(stored), 'EX', ttlSeconds);

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +33,7 @@ async function keysIn(dir: string): Promise<string[]> {
 /** Reports written as if `daysAgo` days had passed since, each kept one day: already expired now. */
 async function writeExpired(dir: string, ids: string[], daysAgo: number): Promise<void> {
   const then = Date.now() - daysAgo * DAY_MS;
-  const store = new LocalReportStore(dir, () => then);
+  const store = new LocalReportStore(dir, { now: () => then });
   await store.open();
   for (const id of ids) {
     await store.put(id, { expiresAt: new Date(then + DAY_MS).toISOString(), report: EXAMPLE_REPORT }, DAY_S);
@@ -78,7 +77,11 @@ test('local store: a report stored by the real service reads back after the serv
   assert.deepEqual(read.json, { expiresAt, report: EXAMPLE_REPORT });
   assert.equal((await api(second, '/api/configs')).json.reportSharing, true);
   const ready = await request(`${second.apiUrl}/readyz`);
-  assert.deepEqual(((await ready.body.json()) as Record<string, unknown>).reportStore, { kind: 'local', ready: true });
+  assert.deepEqual(((await ready.body.json()) as Record<string, unknown>).reportStore, {
+    kind: 'local',
+    ready: true,
+    readable: true,
+  });
 });
 
 test('local store: an expired report is 404 Report not found or expired and gone from the database after the sweep', async (t) => {
@@ -119,53 +122,15 @@ test('local store: a report read past its expiry is 404 at once and removed on t
   assert.ok(!(await keysIn(dir)).includes('report:readExpiredReport00001'));
 });
 
-test('local store: a write the disk refuses is 500 naming the fix; with room again the next write succeeds and nothing stored is lost', async (t) => {
-  const data = await dataDir(t);
-  const env = { ...(await closedUpstreams()), REPORT_STORE: 'local', DATA_DIR: data, REPORT_RATE_LIMIT: '0' };
-  const server = await startServer(env);
-  const stored: Array<{ id: string; expiresAt: string }> = [];
-  const share = async () => {
-    const res = await api(server, '/api/report', { report: EXAMPLE_REPORT, ttlDays: 1 });
-    if (res.status === 201) stored.push(res.json as { id: string; expiresAt: string });
-    return res;
-  };
-  assert.equal((await share()).status, 201);
-  // A file-size limit on the running service: growing a file past it fails (EFBIG) as a full disk does (ENOSPC).
-  const pid = String(server.child.pid);
-  execFileSync('prlimit', ['--pid', pid, '--fsize=16384:']);
-  let refused: Awaited<ReturnType<typeof share>> | undefined;
-  for (let i = 0; i < 200 && !refused; i++) {
-    const res = await share();
-    if (res.status !== 201) refused = res;
-  }
-  assert.ok(refused, 'a write past the limit failed');
-  assert.equal(refused.status, 500);
-  assert.deepEqual(refused.json, { error: 'Report store unavailable' });
-  // The answer can arrive before the log line is read from the process's output.
-  const warning = await logged(server, 'report store failed');
-  assert.equal(warning.level, 40);
-  assert.match(JSON.stringify(warning.err), /check free space and that the service may write there/);
-  assert.ok(JSON.stringify(warning.err).includes(join(data, 'reports')));
-  assert.equal((await request(`${server.frontUrl}/healthz`)).statusCode, 200, 'the process runs on');
-
-  execFileSync('prlimit', ['--pid', pid, '--fsize=unlimited:']);
-  assert.equal((await share()).status, 201, 'the next write reopens the database');
-  assert.equal(await stopServer(server), 0);
-
-  const again = await startServer(env);
-  t.after(() => stopServer(again));
-  for (const { id, expiresAt } of stored) {
-    assert.deepEqual((await api(again, `/api/report/${id}`)).json, { expiresAt, report: EXAMPLE_REPORT }, id);
-  }
-});
-
 /** The app on a local store that cannot open: sharing off, both routes 500, one error line naming the fix. */
 async function assertDegraded(env: Record<string, string>, dir: string): Promise<void> {
   const { app, logs } = await buildTestApi({ REPORT_STORE: 'local', ...env });
   const configs = await call(app, '/api/configs');
   assert.equal(configs.statusCode, 200);
   assert.equal(configs.json().reportSharing, false);
-  assert.deepEqual((await app.inject('/readyz')).json().reportStore, { kind: 'local', ready: false });
+  const { problem, ...state } = (await app.inject('/readyz')).json().reportStore;
+  assert.deepEqual(state, { kind: 'local', ready: false, readable: false });
+  assert.match(problem, /^the database cannot open \(.+\), so reports are neither taken nor given back$/);
   const post = await call(app, {
     method: 'POST',
     url: '/api/report',
@@ -182,13 +147,27 @@ async function assertDegraded(env: Record<string, string>, dir: string): Promise
   await app.close();
 }
 
-test('local store: a damaged database leaves the service up, sharing off and the report routes 500', async (t) => {
+test('local store: a database that will not open (CURRENT names a missing manifest) is repaired at start-up, its reports kept and the repair logged', async (t) => {
   const data = await dataDir(t);
   const dir = join(data, 'reports');
   await writeExpired(dir, ['damagedReport000000001'], 0);
   // LevelDB's CURRENT names the manifest to read; pointing it at nothing is a damaged database.
   await writeFile(join(dir, 'CURRENT'), 'MANIFEST-999999\n');
-  await assertDegraded({ DATA_DIR: data }, dir);
+  const { app, logs } = await buildTestApi({ REPORT_STORE: 'local', DATA_DIR: data });
+  t.after(() => app.close());
+  assert.equal((await call(app, '/api/configs')).json().reportSharing, true);
+  assert.equal((await call(app, '/api/report/damagedReport000000001')).statusCode, 200);
+  const { repaired, ...state } = (await app.inject('/readyz')).json().reportStore;
+  assert.deepEqual(state, { kind: 'local', ready: true, readable: true });
+  assert.match(
+    repaired,
+    /^the database would not open \(.*MANIFEST-999999.*\); repaired with LevelDB's repair, 1 reports readable$/,
+  );
+  const [line, ...more] = logs.find('REPORT_STORE=local: the report store was damaged');
+  assert.deepEqual(more, []);
+  assert.equal(line?.level, 50);
+  assert.equal(line?.reports, 1);
+  assert.match(String(line?.msg), /restore DATA_DIR\/reports from a backup/);
 });
 
 test('local store: a DATA_DIR the service cannot write leaves it up, sharing off and the report routes 500', async (t) => {

@@ -101,8 +101,8 @@ export default async function speedRoutes(app: FastifyInstance, { config, redisL
       if (slot.full === 'client') {
         void refuse(reply, 429, 'Too many speed test transfers at once from your address', 1000);
       } else {
-        // A slot frees when a transfer ends, at the latest a stall timeout after it stops moving.
-        void refuse(reply, 503, 'The speed test is busy with other visitors; try again in a moment', stallMs);
+        // A slot frees when a transfer ends, at the latest two stall timeouts after it stops moving.
+        void refuse(reply, 503, 'The speed test is busy with other visitors; try again in a moment', 2 * stallMs);
       }
       return undefined;
     }

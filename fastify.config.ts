@@ -75,6 +75,8 @@ export const ConfigSchema = Type.Object({
   SPEEDTEST_CLIENT_BYTES: Type.Integer({ minimum: 1, default: 2_000_000_000 }),
   SPEEDTEST_RATE_LIMIT: Type.Integer({ minimum: 0, default: 1000 }),
   SPEEDTEST_CLIENT_TRANSFERS: Type.Integer({ minimum: 1, default: 8 }),
+  SPEEDTEST_TRANSFERS: Type.Integer({ minimum: 1, default: 64 }),
+  SPEEDTEST_STALL_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
   DNS_LEAK_ZONE: Type.String({ default: 'leak.ipcheck.ing', pattern: '^[a-z0-9-]+(\\.[a-z0-9-]+)+$' }),
   INVISIBILITY_TEST_KEY: Type.String({ default: '', pattern: '^[A-Za-z0-9_-]*$' }),
   INVISIBILITY_SCRIPT_ORIGIN: Type.String({

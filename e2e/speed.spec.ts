@@ -1,7 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, screenshots, tabTo, test } from './fixtures.js';
 import type { ThirdParty } from './third-party.js';
+import { Nginx } from '../test/support/nginx.js';
 
 // The speed tool against the real front listener (the demo's own /speed
 // endpoints) and against Cloudflare's endpoints faked on loopback, with the
@@ -117,6 +121,24 @@ test('a run against this server measures both directions live, charts them and s
   await screenshots(page, 'speed-report');
   await page.emulateMedia({ colorScheme: 'dark' });
   await screenshots(page, 'speed-report-dark');
+});
+
+test('a run with the default sizes passes through the shipped nginx configuration', async ({ page, baseURL }) => {
+  // 50 MB down and 25 MB up, each size several times, through one more hop.
+  test.slow();
+  const dir = await mkdtemp(join(tmpdir(), 'e2e-nginx-'));
+  // deploy/nginx-instances.conf in front of the site (its 10 MB body cap refused the 25 MB upload with 413).
+  const nginx = await Nginx.start(dir, [Number(new URL(baseURL!).port)]);
+  try {
+    await page.goto(`http://localhost:${new URL(nginx.origin).port}/speed`);
+    await expect(page.getByLabel('Largest download')).toHaveValue(String(50_000_000));
+    await expect(page.getByLabel('Largest upload')).toHaveValue(String(25_000_000));
+    await page.getByRole('button', { name: 'Start the test' }).click();
+    await finished(page);
+  } finally {
+    await nginx.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('the Cloudflare option measures against speed.cloudflare.com and sends it no summary', async ({

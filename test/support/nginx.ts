@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, readlink, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { fromAppRoot } from '../../lib/app-root.js';
 import { freePorts } from './free-ports.js';
 
-/** The `name { … }` block of an nginx file (blocks nest one level at most here). */
+/** The `name { … }` block of an nginx file. */
 function block(text: string, name: string): string {
   const start = text.indexOf(`${name} {`);
   if (start < 0) throw new Error(`no "${name} {" block`);
@@ -18,26 +18,46 @@ function block(text: string, name: string): string {
   throw new Error(`unclosed "${name}" block`);
 }
 
+/** The processes whose parent is `pid` (nginx's workers, beside its master). */
+async function childrenOf(pid: number): Promise<number[]> {
+  const children: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // The parent is the second field after the command, which is in parentheses and may hold spaces.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === pid) children.push(Number(entry));
+  }
+  return children;
+}
+
 /**
  * A real nginx (Debian's package; `.ci/run` installs it) on a free loopback
  * port, serving the shipped example `deploy/nginx-instances.conf` as written:
  * its `upstream` block with the instances' front ports in place of the
- * example's, and its `location /` block, without TLS.
+ * example's, and its `server` block, listening on loopback without TLS.
+ * Temporary files go under `dir`.
  */
 export class Nginx {
   private constructor(
     private readonly child: ChildProcess,
     readonly origin: string,
+    private readonly dir: string,
   ) {}
 
   static async start(dir: string, frontPorts: number[]): Promise<Nginx> {
     const example = await readFile(fromAppRoot('deploy/nginx-instances.conf'), 'utf8');
     const servers = frontPorts.map((port) => `    server 127.0.0.1:${port} max_fails=3 fail_timeout=10s;`).join('\n');
+    const [port] = (await freePorts(1)) as [number];
     const upstream = block(example, 'upstream netdiag_front')
       .replace(/^\s*server 127\.0\.0\.1:\d+.*$/gm, '')
       .replace('{', `{\n${servers}`);
-    const location = block(example, 'location /');
-    const [port] = (await freePorts(1)) as [number];
+    const server = block(example, 'server')
+      .replace(/^\s*(listen|server_name|ssl_\w+)\s.*$/gm, '')
+      .replace('{', `{\n    listen 127.0.0.1:${port};`);
+    // Started as root, nginx's workers run as nobody: they must reach their temp folders in `dir`
+    // (a mkdtemp folder is its owner's only), or a buffered answer fails instead of going to disk.
+    await chmod(dir, 0o755);
     const conf = join(dir, 'nginx.conf');
     await writeFile(
       conf,
@@ -54,12 +74,7 @@ http {
   uwsgi_temp_path ${join(dir, 'uwsgi')};
   scgi_temp_path ${join(dir, 'scgi')};
   ${upstream}
-  server {
-    listen 127.0.0.1:${port};
-    client_max_body_size 10m;
-    proxy_cache off;
-    ${location}
-  }
+  ${server}
 }
 `,
     );
@@ -80,7 +95,26 @@ http {
       }
     })();
     await Promise.race([up, failed]);
-    return new Nginx(child, origin);
+    return new Nginx(child, origin, dir);
+  }
+
+  /**
+   * Bytes in nginx's proxy temp files now. nginx unlinks such a file as it
+   * creates it, so the folder looks empty: the files are found through its
+   * processes' open descriptors.
+   */
+  async proxyTempBytes(): Promise<number> {
+    const temp = join(this.dir, 'proxy');
+    const pids = [this.child.pid!, ...(await childrenOf(this.child.pid!))];
+    let bytes = 0;
+    for (const pid of pids) {
+      for (const fd of await readdir(`/proc/${pid}/fd`).catch(() => [])) {
+        const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+        if (!target.startsWith(temp)) continue;
+        bytes += (await stat(`/proc/${pid}/fd/${fd}`).catch(() => ({ size: 0 }))).size;
+      }
+    }
+    return bytes;
   }
 
   async stop(): Promise<void> {

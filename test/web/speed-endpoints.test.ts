@@ -171,6 +171,41 @@ test('one client past its bytes for the window gets 429; another client is unaff
   });
 });
 
+test('an upload without a length is charged as it arrives and stopped at the client allowance with 429', async () => {
+  const BUDGET = 1_000_000;
+  await withFront({ SPEEDTEST_CLIENT_BYTES: String(BUDGET) }, async (front) => {
+    // Five bodies of 400 kB sent without a Content-Length: together twice the allowance.
+    let accepted = 0;
+    const refused: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const streamed = await chunkedUpload(front.origin, '/speed/up', 400_000, {
+        referer: REFERER,
+        'x-forwarded-for': '203.0.113.7',
+      });
+      if (streamed.status === 200) accepted += (JSON.parse(streamed.body!) as { bytes: number }).bytes;
+      else if (streamed.error) {
+        // Reading stops at the allowance and the connection is closed: a client still sending may
+        // meet the close before it reads the 429.
+        assert.match(streamed.error, /^(ECONNRESET|EPIPE)$/);
+        refused.push(streamed.error);
+      } else {
+        assert.equal(streamed.status, 429);
+        assert.match(
+          JSON.parse(streamed.body!).error,
+          /used its speed test allowance \(1000000 bytes per 20 minutes\)/,
+        );
+        refused.push('429');
+      }
+    }
+    assert.ok(accepted <= BUDGET, `${accepted} bytes accepted against an allowance of ${BUDGET}`);
+    assert.ok(refused.length >= 3, `only ${refused.length} of 5 refused`);
+    // What the refused bodies brought before the cut was charged: the allowance is spent.
+    const declared = await json(await front.send('/speed/up', { method: 'POST', body: Buffer.alloc(100_000) }));
+    assert.equal(declared.status, 429);
+    assert.ok(Number(declared.headers['retry-after']) > 0);
+  });
+});
+
 test('one client gets a bounded number of transfers at once; another client is unaffected', async () => {
   const TRANSFERS_AT_ONCE = 3;
   await withFront({ SPEEDTEST_CLIENT_TRANSFERS: String(TRANSFERS_AT_ONCE) }, async (front) => {

@@ -9,19 +9,26 @@ const CLIENTS = 10_000;
 
 export type Verdict = { ok: true } | { ok: false; retryAfterMs: number };
 
+/** A transfer slot (`end` gives it back, once), or whose share is full: the client's or everyone's. */
+export type Slot = { ok: true; end: () => void } | { ok: false; full: 'client' | 'everyone' };
+
 /**
  * Each client's bytes moved in a fixed window, in this process's memory (a
  * speed test's bytes are this instance's own cost, so each instance counts
- * its own), and its transfers running now.
+ * its own), its transfers running now, and all clients' transfers together,
+ * so the speed test never holds more than its share of the listener's
+ * connections however many addresses a flood comes from.
  */
 export class ClientBudget {
   private readonly spent: LRUCache<string, Spent>;
   private readonly running = new Map<string, number>();
+  private runningAll = 0;
 
   constructor(
     private readonly bytesPerWindow: number,
     private readonly windowMs: number,
     private readonly transfersAtOnce: number,
+    private readonly transfersOfAll: number,
   ) {
     this.spent = memoryCache({ max: CLIENTS, ttlMs: windowMs });
   }
@@ -41,18 +48,22 @@ export class ClientBudget {
     return { ok: true };
   }
 
-  /** Takes one of `key`'s transfer slots; the returned function gives it back (once). */
-  begin(key: string): (() => void) | undefined {
+  /** Takes one of `key`'s transfer slots, which is also one of everyone's. */
+  begin(key: string): Slot {
     const count = this.running.get(key) ?? 0;
-    if (count >= this.transfersAtOnce) return undefined;
+    if (count >= this.transfersAtOnce) return { ok: false, full: 'client' };
+    if (this.runningAll >= this.transfersOfAll) return { ok: false, full: 'everyone' };
     this.running.set(key, count + 1);
+    this.runningAll++;
     let ended = false;
-    return () => {
+    const end = () => {
       if (ended) return;
       ended = true;
+      this.runningAll--;
       const left = (this.running.get(key) ?? 1) - 1;
       if (left > 0) this.running.set(key, left);
       else this.running.delete(key);
     };
+    return { ok: true, end };
   }
 }

@@ -18,7 +18,7 @@ export const SPEED_WINDOW_MS = 20 * 60 * 1000;
 const SpeedError = Type.Object({ error: Type.String() });
 const DownQuery = Type.Object({ bytes: Type.Integer({ minimum: 0 }) });
 const Uploaded = Type.Object({ bytes: Type.Integer({ minimum: 0 }) });
-const ERRORS = { 400: SpeedError, 403: SpeedError, 413: SpeedError, 429: SpeedError };
+const ERRORS = { 400: SpeedError, 403: SpeedError, 413: SpeedError, 429: SpeedError, 503: SpeedError };
 
 export interface SpeedOptions {
   config: Config;
@@ -30,14 +30,24 @@ export interface SpeedOptions {
  * The speed test's own endpoints on the front listener: incompressible bytes
  * to download and a sink to upload to, never touching disk. Gated like /api
  * (the Referer gate, a per-client request limit keyed like every limiter)
- * and bounded per request, per client and window (bytes) and per client at
- * once (transfers), so one heavy client cannot take the others' share.
+ * and bounded per request, per client and window (bytes), per client at
+ * once and for all clients at once (transfers), so one heavy client cannot
+ * take the others' share and the speed test never takes the site's
+ * connections. A transfer that moves nothing for the stall timeout (a client
+ * that stops reading or sending) is ended, giving its slot back.
  */
 export default async function speedRoutes(app: FastifyInstance, { config, redisLink }: SpeedOptions): Promise<void> {
   const downCap = config.SPEEDTEST_DOWNLOAD_MAX_BYTES;
   const upCap = config.SPEEDTEST_UPLOAD_MAX_BYTES;
   const allowed = refererMatcher(allowedHostnames(config.ALLOWED_DOMAINS));
-  const budget = new ClientBudget(config.SPEEDTEST_CLIENT_BYTES, SPEED_WINDOW_MS, config.SPEEDTEST_CLIENT_TRANSFERS);
+  const budget = new ClientBudget(
+    config.SPEEDTEST_CLIENT_BYTES,
+    SPEED_WINDOW_MS,
+    config.SPEEDTEST_CLIENT_TRANSFERS,
+    config.SPEEDTEST_TRANSFERS,
+  );
+  const stallMs = config.SPEEDTEST_STALL_TIMEOUT_MS;
+  const allowanceUsed = `Your address has used its speed test allowance (${config.SPEEDTEST_CLIENT_BYTES} bytes per 20 minutes); try again later`;
   const max = config.SPEEDTEST_RATE_LIMIT;
   const counters = max > 0 ? new LimiterCounters('speed', redisLink, SPEED_WINDOW_MS) : undefined;
 
@@ -86,23 +96,23 @@ export default async function speedRoutes(app: FastifyInstance, { config, redisL
   /** A transfer slot and `bytes` of the client's window, or the refusal already sent. */
   const admit = (request: FastifyRequest, reply: FastifyReply, bytes: number): (() => void) | undefined => {
     const key = limiterKey(request);
-    const end = budget.begin(key);
-    if (!end) {
-      void refuse(reply, 429, 'Too many speed test transfers at once from your address', 1000);
+    const slot = budget.begin(key);
+    if (!slot.ok) {
+      if (slot.full === 'client') {
+        void refuse(reply, 429, 'Too many speed test transfers at once from your address', 1000);
+      } else {
+        // A slot frees when a transfer ends, at the latest two stall timeouts after it stops moving.
+        void refuse(reply, 503, 'The speed test is busy with other visitors; try again in a moment', 2 * stallMs);
+      }
       return undefined;
     }
     const charged = budget.charge(key, bytes);
     if (!charged.ok) {
-      end();
-      void refuse(
-        reply,
-        429,
-        `Your address has used its speed test allowance (${config.SPEEDTEST_CLIENT_BYTES} bytes per 20 minutes); try again later`,
-        charged.retryAfterMs,
-      );
+      slot.end();
+      void refuse(reply, 429, allowanceUsed, charged.retryAfterMs);
       return undefined;
     }
-    return end;
+    return slot.end;
   };
 
   app.get<{ Querystring: Static<typeof DownQuery> }>(
@@ -116,6 +126,8 @@ export default async function speedRoutes(app: FastifyInstance, { config, redisL
       reply.hijack();
       const res = reply.raw;
       res.once('close', end);
+      // The socket's idle timer, which Node already moves on every write: nothing added per slice.
+      res.setTimeout(stallMs, () => res.destroy());
       res.writeHead(200, {
         'content-type': 'application/octet-stream',
         'content-length': bytes,
@@ -132,15 +144,23 @@ export default async function speedRoutes(app: FastifyInstance, { config, redisL
     if (declared > upCap) return refuse(reply, 413, `An upload may be at most ${upCap} bytes`);
     const end = admit(request, reply, declared);
     if (!end) return reply;
+    request.raw.setTimeout(stallMs, () => request.raw.destroy());
     try {
-      const received = await countUpload(request.raw, upCap);
+      // A body sent without a length is charged as it arrives, so it stops at the client's allowance.
+      const key = limiterKey(request);
+      let retryAfterMs = 0;
+      const charge = (bytes: number) => {
+        const verdict = budget.charge(key, bytes);
+        if (!verdict.ok) retryAfterMs = verdict.retryAfterMs;
+        return verdict.ok;
+      };
+      const received = await countUpload(request.raw, upCap, declared ? undefined : charge);
       if (!received.ok) {
         if (received.reason === 'too-large') return refuse(reply, 413, `An upload may be at most ${upCap} bytes`);
-        // The client went away: there is no one to answer.
+        if (received.reason === 'over-budget') return refuse(reply, 429, allowanceUsed, retryAfterMs);
+        // The client went away or stalled: there is no one to answer.
         return reply.hijack();
       }
-      // A body sent without a length is charged once it is counted.
-      if (!declared) budget.charge(limiterKey(request), received.bytes);
       // Written straight to the socket in one write: Fastify's corked writev of
       // the same few bytes cost about as much CPU as counting a megabyte.
       reply.hijack();

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { EXAMPLE_REPORT } from '../../routes/report/examples.js';
 import { freePorts } from '../support/free-ports.js';
-import { PODMAN_ENV, buildImage, podman, until } from '../support/podman.js';
+import { PODMAN_ENV, buildImage, podman } from '../support/podman.js';
+import { until } from '../support/until.js';
 
 // compose.yaml as written, run by podman-compose on the image the Dockerfile
 // builds (tagged with compose.yaml's name, so compose does not build it again)

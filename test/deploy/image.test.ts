@@ -8,7 +8,8 @@ import { promisify } from 'node:util';
 import { Agent, request } from 'undici';
 import { freePorts } from '../support/free-ports.js';
 import { Nginx } from '../support/nginx.js';
-import { BASE_IMAGE, IMAGE, IMAGE_SOURCE, buildImage, packageVersion, podman, until } from '../support/podman.js';
+import { BASE_IMAGE, IMAGE, IMAGE_SOURCE, buildImage, packageVersion, podman } from '../support/podman.js';
+import { until } from '../support/until.js';
 
 // The image from the Dockerfile on real sockets: as an orchestrator runs it
 // (read-only root, DATA_DIR a volume, /tmp a tmpfs), behind a real nginx, and

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { fromAppRoot } from '../../lib/app-root.js';
 import { freePorts } from '../support/free-ports.js';
-import { buildImage, podman, until } from '../support/podman.js';
+import { buildImage, podman } from '../support/podman.js';
+import { until } from '../support/until.js';
 
 // deploy/kubernetes as `podman kube play` runs it (docs/deploy-kubernetes.md,
 // "Trying the manifests with podman", says why each change): the Secret made

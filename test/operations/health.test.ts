@@ -103,6 +103,7 @@ test('/readyz answers 503 until both listeners listen, then 200; the API listene
   const { app: api } = await buildTestApi({ ...fakes.env, DATA_DIR: dataDir });
   t.after(() => api.close());
   await api.lifecycle.boot();
+  await serviceStatusPrimed(api);
   await api.listen({ port: 0, host: '127.0.0.1' });
 
   const early = await get(`${origin(api)}/readyz`);

@@ -1,3 +1,4 @@
+import { until } from './until.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +67,7 @@ export async function bootOnAllFakes(): Promise<{ app: FastifyInstance; fakes: A
   const dataDir = await mkdtemp(join(tmpdir(), 'all-fakes-'));
   const { app } = await buildTestApi({ ...fakes.env, DATA_DIR: dataDir });
   await app.lifecycle.boot();
+  await serviceStatusPrimed(app);
   return {
     app,
     fakes,
@@ -75,4 +77,17 @@ export async function bootOnAllFakes(): Promise<{ app: FastifyInstance; fakes: A
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Start-up waits only 100 ms for the first service-status round; the round
+ * goes on in the background. A test that reads the lights waits for it to end,
+ * however long a busy machine takes.
+ */
+export async function serviceStatusPrimed(app: FastifyInstance): Promise<void> {
+  await until(
+    async () => (await app.inject({ url: '/readyz' })).json().datasets?.serviceStatus?.state === 'loaded',
+    60_000,
+    'the first service-status round',
+  );
 }

@@ -89,13 +89,3 @@ export async function buildImage(): Promise<Built> {
 export async function packageVersion(): Promise<string> {
   return (JSON.parse(await readFile(fromAppRoot('package.json'), 'utf8')) as { version: string }).version;
 }
-
-/** Polls `check` until it is true, for at most `ms`. */
-export async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}

@@ -58,7 +58,20 @@ export default fp(
     // After every full collection, not once a second: a flood can fill the
     // last quarter of the heap in well under a second.
     const collections = new PerformanceObserver((list) => {
-      if (list.getEntries().some(isFullCollection)) heapFull = getHeapStatistics().used_heap_size > maxLiveHeapBytes;
+      if (!list.getEntries().some(isFullCollection)) return;
+      const liveBytes = getHeapStatistics().used_heap_size;
+      const full = liveBytes > maxLiveHeapBytes;
+      if (full && !heapFull) {
+        app.log.warn(
+          {
+            liveBytes,
+            maxLiveHeapBytes,
+            fix: 'raise --max-old-space-size in NODE_OPTIONS, or give the process more memory',
+          },
+          'heap near its limit: /api answers 503 until a full collection frees it',
+        );
+      }
+      heapFull = full;
     });
     collections.observe({ entryTypes: ['gc'] });
     app.addHook('onClose', async () => {

@@ -75,10 +75,14 @@ test('a heap filling up is refused with 503 before it runs out, and answered aga
   const lines = out
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line) as { phase: string; status: number; body?: unknown; heldMb?: number });
+    .map(
+      (line) =>
+        JSON.parse(line) as { phase: string; status: number; body?: unknown; heldMb?: number; warnings?: number },
+    );
   const shed = lines.find((line) => line.status === 503);
   assert.ok(shed && shed.phase === 'filling', 'a request was refused while the heap filled');
   assert.deepEqual(shed.body, { error: 'Service Unavailable' });
   assert.ok(shed.heldMb! > 1, 'not refused before anything was held');
-  assert.equal(lines.at(-1)!.status, 200, 'answered again once the memory was let go');
+  assert.equal(lines.at(-2)!.status, 200, 'answered again once the memory was let go');
+  assert.equal(lines.at(-1)!.warnings, 1, 'one warning for the operator, however many requests were refused');
 });

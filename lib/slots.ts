@@ -10,6 +10,11 @@ export class Slots {
 
   constructor(readonly size: number) {}
 
+  /** The tasks running and waiting now. */
+  get load(): number {
+    return this.running + this.waiting.size;
+  }
+
   /** `task`'s result once a slot was free for it; undefined when `signal` aborted first and it never ran. */
   async run<T>(task: () => Promise<T>, signal: AbortSignal): Promise<T | undefined> {
     if (!(await this.turn(signal))) return undefined;

@@ -62,6 +62,12 @@ export interface CallOptions {
    * list), so every key's call is one question; the URL otherwise.
    */
   shareAs?: string;
+  /**
+   * With keepForMs: the answer headers the route reads (lower case); a shared
+   * answer keeps only these, so what an upstream sends in its headers is
+   * never held past the call. None unless named.
+   */
+  keepHeaders?: readonly string[];
 }
 
 // Every JSON or text answer we read is well under a megabyte; the cap is there
@@ -74,9 +80,15 @@ export const UPSTREAM_MAX_BODY_BYTES = 2 * 1024 * 1024;
 // answers of a few hundred bytes, or some eighty static maps of about 100 KB;
 // an answer over the byte bound is never kept. Per host, so answers that
 // visitors' questions multiply (maps, addresses) never push out another
-// upstream's few (a rate-limited GitHub's star count, the probe list).
+// upstream's few (a rate-limited GitHub's star count, the probe list). The
+// bytes are everything an answer holds: its body, the headers it keeps and
+// what each object costs (keptSize).
 const SHARED_MAX_ENTRIES = 5_000;
 const SHARED_MAX_BYTES = 8 * 1024 * 1024;
+// What a kept answer costs beyond its body and header text: the answer and
+// header objects, the Buffer's own object, one property per header.
+const ANSWER_OVERHEAD_BYTES = 256;
+const HEADER_OVERHEAD_BYTES = 64;
 export const DEFAULT_FAILURE_MEMORY_MS = 30_000;
 
 export interface UpstreamResponse {
@@ -124,6 +136,35 @@ const OUTBOUND = outboundAgent(SYSTEM_NAMES);
 /** The host a call is meant for (not the override origin's); a URL that does not parse has none. */
 function hostOf(url: string): string {
   return URL.canParse(url) ? new URL(url).host : '';
+}
+
+/**
+ * `answer` as a shared answer is kept: only the named headers, and a body in
+ * memory of its own. A small Buffer is a slice of an 8 KB pool, which it
+ * would hold whole for as long as it is kept, unseen by the byte bound.
+ */
+function asKept(answer: UpstreamBytes, names: readonly string[] = []): UpstreamBytes {
+  const headers: IncomingHttpHeaders = {};
+  for (const name of names) {
+    const value = answer.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  let bytes = answer.bytes;
+  if (bytes.buffer.byteLength !== bytes.length) {
+    bytes = Buffer.allocUnsafeSlow(answer.bytes.length);
+    answer.bytes.copy(bytes);
+  }
+  return { status: answer.status, headers, bytes };
+}
+
+/** The bytes a kept answer holds, as the shared answers' bound counts them. */
+function keptSize({ headers, bytes }: UpstreamBytes): number {
+  let size = ANSWER_OVERHEAD_BYTES + bytes.length;
+  for (const [name, value] of Object.entries(headers)) {
+    const values = Array.isArray(value) ? value : [value ?? ''];
+    for (const one of values) size += HEADER_OVERHEAD_BYTES + name.length + one.length;
+  }
+  return size;
 }
 
 /** The JSON an answer's body holds; a body that is not JSON throws UpstreamError. */
@@ -174,7 +215,7 @@ export class Upstream {
         maxEntries: SHARED_MAX_ENTRIES,
         maxBytes: SHARED_MAX_BYTES,
         failureMs: this.failureMemoryMs,
-        sizeOf: (answer) => answer.bytes.length,
+        sizeOf: keptSize,
       });
       this.shared.set(host, shared);
     }
@@ -281,12 +322,13 @@ export class Upstream {
     const keepForMs = options.keepForMs ?? this.defaultKeepForMs;
     if (keepForMs === undefined || options.signal || method !== 'GET') return this.fetchBytes(url, options);
     // The parse is part of the question: a json() answer is not a bytes() one; so are the bounds the
-    // call sets, since a shorter timeout or a smaller body cap can fail where the caller's would not.
+    // call sets, since a shorter timeout or a smaller body cap can fail where the caller's would not,
+    // and the headers it keeps.
     const bounds = `${options.timeoutMs ?? this.timeoutMs} ${options.maxBytes ?? UPSTREAM_MAX_BODY_BYTES}`;
-    const key = `${parse ? 'parsed' : 'bytes'} ${bounds} ${options.shareAs ?? url} ${JSON.stringify(options.headers ?? {})}`;
+    const key = `${parse ? 'parsed' : 'bytes'} ${bounds} ${options.shareAs ?? url} ${JSON.stringify(options.headers ?? {})} ${options.keepHeaders?.join(',') ?? ''}`;
     const unusable = new WeakSet<UpstreamBytes>();
     const load = async () => {
-      const answer = await this.fetchBytes(url, options);
+      const answer = asKept(await this.fetchBytes(url, options), options.keepHeaders);
       const data = parse?.(answer);
       if (options.keepIf && !options.keepIf(data, answer)) unusable.add(answer);
       return answer;

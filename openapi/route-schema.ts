@@ -1,6 +1,6 @@
 import type { FastifySchema } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { ErrorBody } from '../schemas/error-body.js';
+import { ErrorBody, TooManyRequestsBody } from '../schemas/error-body.js';
 import { guardOf } from '../schemas/guarded.js';
 import { faceOf } from './faces.js';
 
@@ -14,8 +14,6 @@ declare module 'fastify' {
     documentedBody?: TSchema;
   }
 }
-
-const TooManyRequestsBody = Type.Object({ message: Type.Literal('Too Many Requests') });
 
 /**
  * What the /api chain (plugins/) answers before a route's handler runs, so a

@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { PerformanceObserver, constants, monitorEventLoopDelay, type PerformanceEntry } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import fp from 'fastify-plugin';
 import { HttpError } from '../lib/http-error.js';
@@ -6,13 +6,27 @@ import { HttpError } from '../lib/http-error.js';
 // A second of event-loop delay means every request already waits that long;
 // answering 503 at once lets the backlog drain instead of growing.
 export const MAX_EVENT_LOOP_DELAY_MS = 1000;
-// Near V8's heap limit the process would die of an out-of-memory error; refusing
-// new work while it is there gives the collector a chance.
-const MAX_HEAP_SHARE = 0.9;
+// Near V8's heap limit the process would die of an out-of-memory error;
+// refusing new work while it is there gives the collector a chance. The limit
+// V8 reports counts the young generation (three semi-spaces of 16 MB unless
+// --max-semi-space-size says otherwise), which the old generation, where kept
+// objects live, can never use: 90 % of it (389 MB under
+// --max-old-space-size=384, whose limit is 432 MB) lay past the point where
+// the process died, and it died without a 503. So the share is of the old
+// generation, and is held against what a full collection left live, not
+// against a heap that may be three quarters garbage (lib/heap-growth.ts).
+export const MAX_LIVE_HEAP_SHARE = 0.75;
+const YOUNG_GENERATION_BYTES = 3 * 16 * 1024 * 1024;
 export const RETRY_AFTER_S = 10;
 const SAMPLE_INTERVAL_MS = 1000;
 // The delay monitor's own timer period, which every sample includes.
 const RESOLUTION_MS = 10;
+
+function isFullCollection(entry: PerformanceEntry): boolean {
+  return (
+    (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR
+  );
+}
 
 /** Refused because the process is overwhelmed; an expected answer, so the error handler does not log it. */
 export class Overloaded extends HttpError {
@@ -28,23 +42,45 @@ export class Overloaded extends HttpError {
  */
 export default fp(
   async (app) => {
-    const maxHeapUsedBytes = Math.floor(getHeapStatistics().heap_size_limit * MAX_HEAP_SHARE);
+    const oldGenerationBytes = getHeapStatistics().heap_size_limit - YOUNG_GENERATION_BYTES;
+    const maxLiveHeapBytes = Math.floor(oldGenerationBytes * MAX_LIVE_HEAP_SHARE);
     const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
     delay.enable();
-    let overloaded = false;
+    let slowLoop = false;
+    let heapFull = false;
     const sampler = setInterval(() => {
       // No sample at all means the loop never turned in the whole interval.
       const delayMs = Number.isNaN(delay.mean) ? Infinity : delay.mean / 1e6 - RESOLUTION_MS;
       delay.reset();
-      overloaded = delayMs > MAX_EVENT_LOOP_DELAY_MS || getHeapStatistics().used_heap_size > maxHeapUsedBytes;
+      slowLoop = delayMs > MAX_EVENT_LOOP_DELAY_MS;
     }, SAMPLE_INTERVAL_MS);
     sampler.unref();
+    // After every full collection, not once a second: a flood can fill the
+    // last quarter of the heap in well under a second.
+    const collections = new PerformanceObserver((list) => {
+      if (!list.getEntries().some(isFullCollection)) return;
+      const liveBytes = getHeapStatistics().used_heap_size;
+      const full = liveBytes > maxLiveHeapBytes;
+      if (full && !heapFull) {
+        app.log.warn(
+          {
+            liveBytes,
+            maxLiveHeapBytes,
+            fix: 'raise --max-old-space-size in NODE_OPTIONS, or give the process more memory',
+          },
+          'heap near its limit: /api answers 503 until a full collection frees it',
+        );
+      }
+      heapFull = full;
+    });
+    collections.observe({ entryTypes: ['gc'] });
     app.addHook('onClose', async () => {
       clearInterval(sampler);
+      collections.disconnect();
       delay.disable();
     });
     app.addHook('onRequest', async (_request, reply) => {
-      if (!overloaded) return;
+      if (!slowLoop && !heapFull) return;
       reply.header('retry-after', RETRY_AFTER_S);
       throw new Overloaded();
     });

@@ -20,13 +20,16 @@ export interface DownloadRequest {
 /**
  * One request for a database download, answered 200 or thrown as an
  * UpstreamError with the status. Publishers redirect to storage, so redirects
- * are followed, but only over HTTPS to a public host.
+ * are followed, but only over HTTPS to a public host: a redirect's host name
+ * must resolve to public addresses only.
  */
 export async function downloadRequest(url: string, request: DownloadRequest): Promise<UpstreamResponse> {
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const target = new URL(current);
     refuseUnsafeTarget(target);
+    // The first URL is the publisher's own, written in the code; where it sends us is not.
+    if (hop > 0) await refusePrivateAddresses(target, request);
     const headers = target.host === request.privateHeaders?.host ? request.privateHeaders.headers : {};
     const res = await request.upstream.request(current, {
       method: request.method,
@@ -78,9 +81,23 @@ export function cappedBody(
 function refuseUnsafeTarget(url: URL): void {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   const local = host === 'localhost' || host.endsWith('.localhost') || (/^[\d.]+$|:/.test(host) && !isPublicIp(host));
-  if (url.protocol !== 'https:' || local) {
-    throw new UpstreamError(
-      `refusing to download from ${redactUrl(`${url.protocol}//${url.host}${url.pathname}`)}: only HTTPS to a public host`,
-    );
-  }
+  if (url.protocol !== 'https:' || local) throw notPublic(url);
+}
+
+/**
+ * A redirect's host name is resolved, through the resolver the connection
+ * itself uses (which then answers it from its cache), and refused when any of
+ * its addresses is this machine or a private network: a name is as local as
+ * the addresses it stands for.
+ */
+async function refusePrivateAddresses(url: URL, request: DownloadRequest): Promise<void> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const addresses = await request.upstream.names.all(host, request.signal);
+  if (addresses.some(({ address }) => !isPublicIp(address))) throw notPublic(url);
+}
+
+function notPublic(url: URL): UpstreamError {
+  return new UpstreamError(
+    `refusing to download from ${redactUrl(`${url.protocol}//${url.host}${url.pathname}`)}: only HTTPS to a public host`,
+  );
 }

@@ -3,15 +3,20 @@ import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type
 import type { FastifyBaseLogger } from 'fastify';
 import { guarded } from '../../schemas/guarded.js';
 import { domainGuard, recordTypeGuard, type DnsRecordType } from '../../schemas/guards.js';
-import { ErrorAnswers } from '../../schemas/error-body.js';
+import { ErrorAnswers, TooManyRequestsBody } from '../../schemas/error-body.js';
 import { loadResolvers, type ResolverSpec } from './resolvers.js';
 import { NO_ANSWER, dohResult, plainResult, type RowResult } from './result.js';
 import { Questions } from './questions.js';
 import { DESCRIPTORS } from '../../lib/descriptor-budget.js';
+import { limiterKey } from '../../lib/client-ip.js';
+import { TooManyRequests } from '../../plugins/rate-limit.js';
+import { ClientLookups } from './client-lookups.js';
 
 // Per-query bounds of the site this API serves (frontend contract, section 3).
 const UDP_TIMEOUT_MS = 3000;
 const DOH_TIMEOUT_MS = 5000;
+// A client over its share of comparisons may ask again as soon as one of its own ends.
+const RETRY_AFTER_S = 1;
 
 /** Each plain-DNS and DoH query's bound: the contract's, or UPSTREAM_TIMEOUT_MS when that is lower (tests set it low). */
 export function queryTimeouts(upstreamTimeoutMs: number): { udpMs: number; dohMs: number } {
@@ -63,6 +68,8 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
   });
 
   const questions = new Questions(DESCRIPTORS.dnsQueries);
+  // A waiting comparison gets its turn within one comparison's deadline, or never.
+  const clientLookups = new ClientLookups(app.config.DNSRESOLVER_CLIENT_LOOKUPS, dohTimeoutMs + udpTimeoutMs);
 
   function plain(server: string, hostname: string, type: DnsRecordType, log: FastifyBaseLogger): Promise<RowResult> {
     return questions.ask(
@@ -112,14 +119,28 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
       schema: {
         summary: "A hostname's records from a dozen resolvers, plain DNS and DNS over HTTPS",
         querystring: Type.Object({ hostname: guarded(domainGuard), type: guarded(recordTypeGuard) }),
-        response: { 200: DnsResolverAnswer, ...ErrorAnswers },
+        response: {
+          200: DnsResolverAnswer,
+          429: Type.Object(TooManyRequestsBody.properties, {
+            description:
+              'The rate limit (SECURITY_RATE_LIMIT) reached, or this client already has its comparisons running and waiting (DNSRESOLVER_CLIENT_LOOKUPS)',
+          }),
+          ...ErrorAnswers,
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       // The guards have checked and normalised both (see schemas/guards.ts).
       const hostname = request.query.hostname;
       const type = request.query.type as DnsRecordType;
-      return { hostname, results: await Promise.all(rows(hostname, type, request.log)) };
+      const results = await clientLookups.run(limiterKey(request), () =>
+        Promise.all(rows(hostname, type, request.log)),
+      );
+      if (!results) {
+        reply.header('retry-after', RETRY_AFTER_S);
+        throw new TooManyRequests();
+      }
+      return { hostname, results };
     },
   );
 };

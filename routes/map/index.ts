@@ -121,6 +121,7 @@ const map: FastifyPluginAsyncTypebox = async (app) => {
           maxBytes: MAX_IMAGE_BYTES,
           keepForMs: ONE_YEAR * 1000,
           keepIf: (_data, answer) => RASTER_TYPES.has(mediaType(answer.headers['content-type'])),
+          keepHeaders: ['content-type'],
           shareAs: staticMapUrl(latitude, longitude, language, CanvasMode === 'Dark', ''),
         });
       } catch (err) {

@@ -27,11 +27,12 @@ beforeEach(() => {
   dns.delayMs = 0;
 });
 
-async function api(timeoutMs = 2000) {
+async function api(timeoutMs = 2000, env: Record<string, string> = {}) {
   const { app } = await buildTestApi({
     UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
     DNS_OVERRIDE_SERVER: dns.address,
     UPSTREAM_TIMEOUT_MS: String(timeoutMs),
+    ...env,
   });
   return app;
 }
@@ -189,7 +190,8 @@ test('identical questions in flight are asked once: 5 concurrent lookups of one 
   // Slow enough that all six lookups are out together.
   dns.delayMs = 500;
   doh(dohAnswer(500));
-  const app = await api();
+  // All six from one client, all running at once (test/dnsresolver/client-lookups.test.ts has the cap).
+  const app = await api(2000, { DNSRESOLVER_CLIENT_LOOKUPS: '6' });
   const [other, ...same] = await Promise.all([
     call(app, '/api/dnsresolver?hostname=example.org&type=A'),
     ...Array.from({ length: 5 }, () => call(app, '/api/dnsresolver?hostname=example.com&type=A')),

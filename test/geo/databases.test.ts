@@ -11,18 +11,25 @@ import { EDITIONS, GeoDatabases, type Edition } from '../../datasets/geo/databas
 import { asnDatabase, cityDatabase } from '../support/sample-geo-databases.js';
 import { MAXMIND_HOST, maxmindArchive, serveMaxmind, sha256 } from '../support/fake-maxmind.js';
 import { setTimeout as delay } from 'node:timers/promises';
+import { FakeDns } from '../support/fake-dns.js';
 
 const OLD = new Date('2026-01-01T00:00:00Z');
 
 const bed = downloadTestBed('geo-db-');
 
-function databases(dir: string, logs = new LogCapture(), credentials = true, downloadCapMs?: number) {
+function databases(
+  dir: string,
+  logs = new LogCapture(),
+  credentials = true,
+  downloadCapMs?: number,
+  dnsServer?: string,
+) {
   const logger = pino({ level: 'debug' }, logs);
   return {
     logs,
     dbs: new GeoDatabases({
       dir,
-      upstream: new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: bed.fake.origin, logger }),
+      upstream: new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: bed.fake.origin, logger, dnsServer }),
       accountId: credentials ? '12345' : '',
       licenseKey: credentials ? 'licence-secret' : '',
       logger,
@@ -88,14 +95,20 @@ test('boot: without credentials nothing is downloaded; present databases are not
   assert.ok(seeded.city && seeded.asn);
 });
 
-test('download follows the redirect to storage without sending the credentials there', async () => {
+test('download follows the redirect to storage without sending the credentials there', async (t) => {
+  // The storage name is resolved (and found public) before the redirect is followed.
+  const dns = await FakeDns.start();
+  t.after(() => dns.close());
+  dns.on('storage.example', 'A', {
+    answers: [{ type: 'A', name: 'storage.example', ttl: 300, data: '93.184.215.14' }],
+  });
   const tgz = maxmindArchive('city', cityDatabase(1_800_000_000));
   bed.fake.on('GET', MAXMIND_HOST, '/geoip/databases/GeoLite2-City/download', (req, res) => {
     if (req.query.get('suffix') === 'tar.gz.sha256') return void res.writeHead(200).end(`${sha256(tgz)}  x.tar.gz\n`);
     res.writeHead(302, { location: 'https://storage.example/signed/GeoLite2-City.tar.gz?sig=abc' }).end();
   });
   bed.fake.on('GET', 'storage.example', '/signed/GeoLite2-City.tar.gz', { body: tgz });
-  const { dbs } = databases(join(bed.work, 'geo'));
+  const { dbs } = databases(join(bed.work, 'geo'), undefined, undefined, undefined, dns.address);
   await dbs.download('city', Date.now() + 60_000);
   assert.equal(epoch(dbs, 'city'), 1_800_000_000);
   const [storage] = bed.fake.requestsTo('storage.example');

@@ -11,17 +11,18 @@ import { GeoDatabases } from '../../datasets/geo/databases.js';
 import { AsnDatasets } from '../../datasets/asn/store.js';
 import { cityDatabase } from '../support/sample-geo-databases.js';
 import { MAXMIND_HOST, maxmindArchive, sha256 } from '../support/fake-maxmind.js';
+import { FakeDns } from '../support/fake-dns.js';
 
 const CITY_PATH = '/geoip/databases/GeoLite2-City/download';
 
 const bed = downloadTestBed('geo-safety-');
 
-function databases(maxArchiveBytes?: number) {
+function databases(maxArchiveBytes?: number, dnsServer?: string) {
   const logs = new LogCapture();
   const logger = pino({ level: 'debug' }, logs);
   const dbs = new GeoDatabases({
     dir: join(bed.work, 'geo'),
-    upstream: new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: bed.fake.origin, logger }),
+    upstream: new Upstream({ timeoutMs: 8000, siteUrl: '', overrideOrigin: bed.fake.origin, logger, dnsServer }),
     accountId: '12345',
     licenseKey: 'licence-secret',
     logger,
@@ -63,6 +64,48 @@ test('a redirect to plain HTTP, this machine or a private network is refused bef
     credentialsSent.every((r) => r.host === MAXMIND_HOST),
     'credentials only ever go to the download service',
   );
+});
+
+test('a redirect to a name that resolves to this machine or a private network is refused like the address itself', async (t) => {
+  const tgz = maxmindArchive('city', cityDatabase());
+  const dns = await FakeDns.start();
+  t.after(() => dns.close());
+  const a = (name: string, data: string) => dns.on(name, 'A', { answers: [{ type: 'A', name, ttl: 300, data }] });
+  const aaaa = (name: string, data: string) =>
+    dns.on(name, 'AAAA', { answers: [{ type: 'AAAA', name, ttl: 300, data }] });
+  a('loopback.storage.test', '127.0.0.1');
+  a('private.storage.test', '10.1.2.3');
+  a('metadata.storage.test', '169.254.169.254');
+  aaaa('v6-loopback.storage.test', '::1');
+  // One public address beside a private one is still refused: the connection could take either.
+  a('mixed.storage.test', '93.184.215.14');
+  aaaa('mixed.storage.test', 'fd00::1');
+  for (const host of [
+    'loopback.storage.test',
+    'private.storage.test',
+    'metadata.storage.test',
+    'v6-loopback.storage.test',
+    'mixed.storage.test',
+  ]) {
+    bed.fake.reset();
+    redirectArchiveTo(`https://${host}/x.tar.gz`, tgz);
+    bed.fake.on('GET', host, '/x.tar.gz', { body: tgz });
+    const { dbs } = databases(undefined, dns.address);
+    await assert.rejects(dbs.download('city', Date.now() + 60_000), /only HTTPS to a public host/, host);
+    assert.equal(bed.fake.requestsTo(host).length, 0, `nothing sent to ${host}`);
+    assert.equal(dbs.city, undefined);
+  }
+
+  // The same redirect to a name with only public addresses is followed.
+  a('public.storage.test', '93.184.215.14');
+  aaaa('public.storage.test', '2606:2800:21f:cb07:6820:80da:af6b:8b2c');
+  bed.fake.reset();
+  redirectArchiveTo('https://public.storage.test/x.tar.gz', tgz);
+  bed.fake.on('GET', 'public.storage.test', '/x.tar.gz', { body: tgz });
+  const { dbs } = databases(undefined, dns.address);
+  await dbs.download('city', Date.now() + 60_000);
+  assert.ok(dbs.city);
+  assert.equal(bed.fake.requestsTo('public.storage.test').length, 1);
 });
 
 test('an archive over the byte cap is refused, by its Content-Length or as it streams, and its folder removed', async () => {

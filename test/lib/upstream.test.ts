@@ -218,6 +218,29 @@ test("shared answers are kept per upstream host: one host's many large answers n
   assert.equal(fake.requestsTo('stars.example').length, 1, 'the star count is still kept');
 });
 
+test('a shared answer keeps only the headers its caller names, and every kept header counts against the bound', async () => {
+  const upstream = client();
+  const padding = 'p'.repeat(12 * 1024);
+  fake.on('GET', 'heavy.example', /^\/a\//, {
+    json: { ok: true },
+    headers: { 'x-padding': padding, 'x-other': 'x', etag: '"1"' },
+  });
+  const first = await upstream.json('https://heavy.example/a/0', { keepForMs: 60_000, keepHeaders: ['etag'] });
+  assert.deepEqual(first.headers, { etag: '"1"' }, 'the first caller gets what is kept, like every later one');
+  const again = await upstream.json('https://heavy.example/a/0', { keepForMs: 60_000, keepHeaders: ['etag'] });
+  assert.deepEqual(again.headers, { etag: '"1"' });
+  assert.equal(fake.requestsTo('heavy.example').length, 1);
+  assert.ok(!('x-padding' in (await upstream.json('https://heavy.example/a/1', { keepForMs: 60_000 })).headers));
+
+  // 1,000 tiny bodies with 12 KB of kept headers each: 12 MB, past one host's 8 MB, so the first goes.
+  for (let i = 2; i < 1000; i++) {
+    await upstream.json(`https://heavy.example/a/${i}`, { keepForMs: 60_000, keepHeaders: ['x-padding'] });
+  }
+  const asked = fake.requestsTo('heavy.example').length;
+  await upstream.json('https://heavy.example/a/2', { keepForMs: 60_000, keepHeaders: ['x-padding'] });
+  assert.equal(fake.requestsTo('heavy.example').length, asked + 1, 'the oldest answer was pushed out by the bytes');
+});
+
 test('a shared call is one question with its own bounds: a short timeout failing does not fail a call with the default', async () => {
   const upstream = client();
   let asked = 0;

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { MAX_EVENT_LOOP_DELAY_MS, RETRY_AFTER_S } from '../../plugins/load-shedding.js';
 import { buildTestApi, call } from '../support/app.js';
 
@@ -54,4 +57,32 @@ test('LOAD_SHEDDING=false leaves it out: a blocked loop delays requests but neve
   } finally {
     await app.close();
   }
+});
+
+test('a heap filling up is refused with 503 before it runs out, and answered again once memory is free', async () => {
+  // The app in a process of its own under a 128 MB old generation (V8 reports a 176 MB limit, young
+  // generation included), its heap filled a megabyte at a time until a request is refused.
+  const filler = fileURLToPath(new URL('../support/heap-filler.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--max-old-space-size=128', '--import', 'tsx', filler], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  assert.deepEqual([code, signal], [0, null], `the process ended on its own, not of out-of-memory: ${err.slice(-600)}`);
+  const lines = out
+    .trim()
+    .split('\n')
+    .map(
+      (line) =>
+        JSON.parse(line) as { phase: string; status: number; body?: unknown; heldMb?: number; warnings?: number },
+    );
+  const shed = lines.find((line) => line.status === 503);
+  assert.ok(shed && shed.phase === 'filling', 'a request was refused while the heap filled');
+  assert.deepEqual(shed.body, { error: 'Service Unavailable' });
+  assert.ok(shed.heldMb! > 1, 'not refused before anything was held');
+  assert.equal(lines.at(-2)!.status, 200, 'answered again once the memory was let go');
+  assert.equal(lines.at(-1)!.warnings, 1, 'one warning for the operator, however many requests were refused');
 });

@@ -55,6 +55,10 @@ export function fixtureBytes(...parts: string[]): Buffer {
  */
 export class FakeUpstream {
   readonly requests: Recorded[] = [];
+  /** Headers added to every answer (a hostile upstream's kilobytes of them); none unless set. */
+  extraHeaders: Record<string, string> = {};
+  /** False stops recording requests, for a flood whose requests no test reads. */
+  recording = true;
   private routes: Route[] = [];
   private readonly sockets = new Set<Socket>();
 
@@ -66,6 +70,7 @@ export class FakeUpstream {
       socket.on('close', () => this.sockets.delete(socket));
     });
     this.server.on('request', (req, res) => {
+      for (const [name, value] of Object.entries(this.extraHeaders)) res.setHeader(name, value);
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on(
@@ -120,7 +125,7 @@ export class FakeUpstream {
     const url = new URL(rawUrl, 'http://fake');
     const [, host = '', ...rest] = url.pathname.split('/');
     const recorded: Recorded = { method, host, path: '/' + rest.join('/'), query: url.searchParams, headers, body };
-    this.requests.push(recorded);
+    if (this.recording) this.requests.push(recorded);
     const route = this.routes.find(
       (r) =>
         (r.method === method || r.method === '*') &&

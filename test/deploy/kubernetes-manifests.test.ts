@@ -9,7 +9,8 @@
  * Kubernetes API publishes, compiled with ajv; tommy351/kubernetes-models-ts,
  * released with each Kubernetes minor): an npm package that needs no cluster,
  * no download at test time and no binary, unlike kubeconform or
- * `kubectl --dry-run=server`. Those schemas, like the API's, accept fields they
+ * `kubectl --dry-run=server`. Version 4: 5 asks for Node 22, and the service
+ * runs on Node 20 as well. Those schemas, like the API's, accept fields they
  * do not name, so a misspelt field passes them: every field this file checks
  * by value below fails on a misspelling all the same.
  */

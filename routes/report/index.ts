@@ -72,6 +72,7 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
           413: ErrorBody,
           500: ErrorBody,
           503: ErrorBody,
+          507: ErrorBody,
         },
       },
     },

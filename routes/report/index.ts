@@ -43,7 +43,8 @@ function newReportId(): string {
  * REPORT_STORE names, expiring on their own. Both answer 503 on a deployment
  * without the store's settings, before looking at the request, and 500
  * while the chosen store is not ready (its outage, or its failure to open,
- * was logged once when it began). Storing has its own limit per client
+ * was logged once when it began); a full Redis refuses a report with 507
+ * (routes/report/redis-store.ts). Storing has its own limit per client
  * (REPORT_RATE_LIMIT an hour; 0 is none), since every stored report stays on
  * the operator's bill or disk for up to 7 days.
  */

@@ -6,7 +6,7 @@ import { isExpired, parseStored, StoreError, type ReportStore, type StoredReport
 export const reportKey = (id: string): string => `netdiag:report:${id}`;
 
 /** The answer, with 507, when a full Redis refused to store a report. */
-export const STORE_FULL = 'Report store is full';
+const STORE_FULL = 'Report store is full';
 
 /**
  * A Redis over its maxmemory with the noeviction policy refuses writes and

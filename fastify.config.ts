@@ -58,6 +58,7 @@ export const ConfigSchema = Type.Object({
   REPORT_STORE: Type.Enum(['kv', 'redis', 'local'], { default: 'kv' }),
   REPORT_RATE_LIMIT: Type.Integer({ minimum: 0, default: 20 }),
   REPORT_STORE_RETRY_MAX_MS: Type.Integer({ minimum: 100, default: 60000 }),
+  REPORT_REDIS_URL: Type.String({ default: '', pattern: '^$|^rediss?://' }),
   TELEMETRY_DSN_FRONTEND: Text,
   ROUTING_SOURCE_APP: Type.String({ default: 'netdiag-backend', minLength: 1 }),
   REPO_STARS_REPOSITORY: Type.String({ default: 'jason5ng32/MyIP', pattern: '^[\\w.-]+/[\\w.-]+$' }),
@@ -125,8 +126,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(env[name] ?? '')}: ${error.message}`);
   }
   const config = Value.Decode(ConfigSchema, withDefaults);
-  if (config.REPORT_STORE === 'redis' && !config.REDIS_URL) {
-    throw new ConfigError('REPORT_STORE=redis needs REDIS_URL: set it, or choose REPORT_STORE=kv or local');
+  if (config.REPORT_STORE === 'redis' && !config.REDIS_URL && !config.REPORT_REDIS_URL) {
+    throw new ConfigError(
+      'REPORT_STORE=redis needs REDIS_URL or REPORT_REDIS_URL: set one, or choose REPORT_STORE=kv or local',
+    );
   }
   if (Boolean(config.OIDC_ISSUER) !== Boolean(config.OIDC_CLIENT_ID)) {
     throw new ConfigError('Sign-in needs both OIDC_ISSUER and OIDC_CLIENT_ID: set both, or neither');

@@ -12,9 +12,36 @@ const COMMAND_TIMEOUT_MS = 250;
 // again this often; every request meanwhile counts in memory without waiting.
 const PROBE_EVERY_MS = 1000;
 // ioredis's error for a command that outlived commandTimeout.
-const TIMED_OUT = 'Command timed out';
+export const TIMED_OUT = 'Command timed out';
 const CONNECT_TIMEOUT_MS = 2000;
 const RECONNECT_MAX_MS = 2000;
+
+/** What a link is used for, as its log lines name it, and the setting that points it elsewhere. */
+export interface LinkUse {
+  name: string;
+  setting: 'REDIS_URL' | 'REPORT_REDIS_URL';
+  /** What runs degraded while the link cannot be used. */
+  degraded: string;
+  /** What works again once it can. */
+  restored: string;
+}
+
+export const LIMITS_LINK: LinkUse = {
+  name: 'Redis',
+  setting: 'REDIS_URL',
+  degraded: 'rate limits count in this process only',
+  restored: 'rate limits are shared across instances again',
+};
+
+export const REPORTS_LINK: LinkUse = {
+  name: 'Redis for shared reports',
+  setting: 'REPORT_REDIS_URL',
+  degraded: 'report sharing is off',
+  restored: 'report sharing is on again',
+};
+
+/** Redis's refusal of a write while its memory is over maxmemory and its policy evicts nothing. */
+export const isOutOfMemory = (err: Error): boolean => err.message.startsWith('OOM ');
 
 /** `redis://user:secret@host:6379/0` without its password, for log lines. */
 export function redisUrlForLogs(url: string): string {
@@ -28,8 +55,9 @@ export function redisUrlForLogs(url: string): string {
 }
 
 /**
- * The connection to the Redis (or Valkey) server the limiters share with the
- * other instances, and whether it can be used right now. Commands are never
+ * A connection to a Redis (or Valkey) server shared with the other
+ * instances, the limiters' (REDIS_URL) or the reports' (REPORT_REDIS_URL,
+ * `use` names it in the log lines), and whether it can be used right now. Commands are never
  * queued while the connection is down: a limiter then counts in this
  * process's memory, so an outage costs the sharing, never a request. A Redis
  * that keeps the connection open but stops answering is an outage too: after
@@ -40,14 +68,16 @@ export class RedisLink {
   readonly client: Redis;
   /** Where the limiters send their commands: one pipeline per event-loop turn. */
   readonly batch: CommandBatch;
-  private down = false;
+  /** Why the link is out of use, from its first failure until a command is answered: logged once each time. */
+  private down: 'unreachable' | 'full' | undefined;
   /** A command timed out on an open connection: nothing but the probe's PING goes out until one is answered. */
   private stalled = false;
   private probeTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly url: string,
+    readonly url: string,
     private readonly logger: FastifyBaseLogger,
+    readonly use: LinkUse = LIMITS_LINK,
   ) {
     this.client = new Redis(url, {
       enableOfflineQueue: false,
@@ -73,24 +103,32 @@ export class RedisLink {
   answered(): void {
     this.stalled = false;
     if (!this.down) return;
-    this.down = false;
-    this.logger.info(
-      { redis: redisUrlForLogs(this.url) },
-      'Redis is reachable again: rate limits are shared across instances again',
-    );
+    const { name, restored } = this.use;
+    const again = this.down === 'full' ? `${name} has room again` : `${name} is reachable again`;
+    this.down = undefined;
+    this.logger.info({ redis: redisUrlForLogs(this.url) }, `${again}: ${restored}`);
   }
 
-  /** A command or the connection failed: the first failure of an outage is logged. */
+  /**
+   * A command or the connection failed: the first failure of an outage is
+   * logged. A write refused for lack of memory (a full Redis whose policy is
+   * noeviction) is an outage of its own kind: the connection is fine, so
+   * commands keep going out and the first one Redis takes again ends it.
+   */
   failed(err: Error): void {
     if (err.message === TIMED_OUT && !this.stalled) {
       this.stalled = true;
       this.probe();
     }
     if (this.down) return;
-    this.down = true;
+    const { name, degraded, setting } = this.use;
+    this.down = isOutOfMemory(err) ? 'full' : 'unreachable';
     this.logger.warn(
       { redis: redisUrlForLogs(this.url), reason: err.message },
-      'Redis is unreachable: rate limits count in this process only until it is back (REDIS_URL)',
+      this.down === 'full'
+        ? `${name} is full (used memory over maxmemory, nothing evicted): ${degraded} until it has room; ` +
+            `raise its maxmemory (${setting}, docs/scale-out.md)`
+        : `${name} is unreachable: ${degraded} until it is back (${setting})`,
     );
   }
 

@@ -33,10 +33,14 @@ function userinfo(url: string): string[] {
  * HTTP Basic token of the database download.
  */
 export function secretValues(
-  config: Pick<Config, (typeof SECRET_SETTINGS)[number] | 'GEODB_ACCOUNT_ID' | 'TELEMETRY_DSN_FRONTEND' | 'REDIS_URL'>,
+  config: Pick<
+    Config,
+    (typeof SECRET_SETTINGS)[number] | 'GEODB_ACCOUNT_ID' | 'TELEMETRY_DSN_FRONTEND' | 'REDIS_URL' | 'REPORT_REDIS_URL'
+  >,
 ): string[] {
   const values = SECRET_SETTINGS.flatMap((name) => config[name].split(',').map((v) => v.trim()));
   values.push(...userinfo(config.TELEMETRY_DSN_FRONTEND), ...userinfo(config.REDIS_URL));
+  values.push(...userinfo(config.REPORT_REDIS_URL));
   if (config.GEODB_ACCOUNT_ID && config.GEODB_LICENSE_KEY) {
     values.push(Buffer.from(`${config.GEODB_ACCOUNT_ID}:${config.GEODB_LICENSE_KEY}`).toString('base64'));
   }

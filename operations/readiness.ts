@@ -38,12 +38,25 @@ const ReportStoreState = Type.Object({
 });
 type ReportStoreState = Static<typeof ReportStoreState>;
 
+/** A Redis the service uses: whether its link can be used now, and its eviction policy (null: not read, or refused). */
+const RedisState = Type.Object({ ready: Type.Boolean(), evictionPolicy: Nullable(Type.String()) });
+type RedisState = Static<typeof RedisState>;
+
+/** Each Redis by what it holds: the limiters' counters and the reports in one, or each in its own. */
+const RedisLinks = Type.Object({
+  limits: Type.Optional(RedisState),
+  reports: Type.Optional(RedisState),
+  limitsAndReports: Type.Optional(RedisState),
+});
+export type RedisKeys = keyof Static<typeof RedisLinks>;
+
 /** The API listener's /readyz answer. */
 export const ReadinessReport = Type.Object({
   ready: Type.Boolean(),
   listeners: Type.Object({ api: Type.Boolean(), front: Type.Boolean() }),
   datasets: Datasets,
   reportStore: Type.Optional(ReportStoreState),
+  redis: Type.Optional(RedisLinks),
 });
 export type ReadinessReport = Static<typeof ReadinessReport>;
 
@@ -57,6 +70,7 @@ export class Readiness {
   private readonly up: Record<Listener, boolean> = { api: false, front: false };
   private reportStore: (() => ReportStoreState) | undefined;
   private stopping = false;
+  private readonly redisLinks = new Map<RedisKeys, () => RedisState>();
 
   /** `status` is called on every /readyz and every scrape: it must be cheap and never throw. */
   addDataset(name: DatasetName, status: () => DatasetStatus): void {
@@ -66,6 +80,11 @@ export class Readiness {
   /** `status`, as cheap as a dataset's, says which report store was chosen and whether it is ready. */
   addReportStore(status: () => ReportStoreState): void {
     this.reportStore = status;
+  }
+
+  /** `status`, as cheap as a dataset's, says whether the Redis holding `keys` can be used now. */
+  addRedis(keys: RedisKeys, status: () => RedisState): void {
+    this.redisLinks.set(keys, status);
   }
 
   listening(listener: Listener): void {
@@ -113,6 +132,10 @@ export class Readiness {
     }
     const report: ReadinessReport = { ready: this.ready, listeners: { ...this.up }, datasets };
     if (this.reportStore) report.reportStore = this.reportStore();
+    if (this.redisLinks.size > 0) {
+      report.redis = {};
+      for (const [keys, status] of this.redisLinks) report.redis[keys] = status();
+    }
     return report;
   }
 }

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { fromAppRoot } from '../../lib/app-root.js';
 import { PeriodicCheck } from '../../lib/periodic-check.js';
-import { reportSharingConfigured } from './configured.js';
+import type { RedisLink } from '../../lib/redis-link.js';
+import { reportRedisUrl, reportSharingConfigured } from './configured.js';
 import { KvReportStore } from './kv-store.js';
 import type { LocalReportStore } from './local-store.js';
 import { RedisReportStore } from './redis-store.js';
@@ -65,13 +66,30 @@ async function localStore(app: FastifyInstance): Promise<LocalReportStore> {
   return store;
 }
 
+/**
+ * The link to the Redis reports live in: the limiters' own when
+ * REPORT_REDIS_URL is empty or names the same server and database, else one of
+ * their own, so a report flood cannot evict the counters nor the counters'
+ * policy the reports (docs/scale-out.md).
+ */
+async function reportLink(app: FastifyInstance): Promise<RedisLink> {
+  // loadConfig refuses REPORT_STORE=redis without either URL.
+  const url = reportRedisUrl(app.config)!;
+  if (app.redisLink && url === app.config.REDIS_URL) return app.redisLink;
+  const { RedisLink, REPORTS_LINK } = await import('../../lib/redis-link.js');
+  const link = new RedisLink(url, app.log, REPORTS_LINK);
+  app.addHook('onClose', () => link.close());
+  const { watchRedis } = await import('../../lib/redis-policy.js');
+  watchRedis(app, link, 'reports');
+  return link;
+}
+
 async function chooseStore(app: FastifyInstance): Promise<ReportStore | undefined> {
   switch (app.config.REPORT_STORE) {
     case 'kv':
       return reportSharingConfigured(app.config) ? new KvReportStore(app.upstream, app.config) : undefined;
     case 'redis':
-      // loadConfig refuses REPORT_STORE=redis without REDIS_URL, so the limiters' link exists.
-      return new RedisReportStore(app.redisLink!);
+      return new RedisReportStore(await reportLink(app));
     case 'local':
       return localStore(app);
   }

@@ -43,10 +43,11 @@ function newReportId(): string {
  * REPORT_STORE names, expiring on their own. Both answer 503 on a deployment
  * without the store's settings, before looking at the request. While the
  * chosen store takes no new reports, POST is answered its refusal (507 on a
- * full disk) or 500, and GET reads on as long as the store can; the outage,
- * or the failure to open, was logged once when it began. Storing has its
- * own limit per client (REPORT_RATE_LIMIT an hour; 0 is none), since every
- * stored report stays on the operator's bill or disk for up to 7 days.
+ * full disk or a full Redis, routes/report/redis-store.ts) or 500, and GET
+ * reads on as long as the store can; the outage, or the failure to open, was
+ * logged once when it began. Storing has its own limit per client
+ * (REPORT_RATE_LIMIT an hour; 0 is none), since every stored report stays on
+ * the operator's bill or disk for up to 7 days.
  */
 const reports: FastifyPluginAsyncTypebox = async (app) => {
   const store = app.reportStore;

@@ -1,14 +1,37 @@
-import type { RedisLink } from '../../lib/redis-link.js';
+import { UpstreamFailure } from '../../lib/http-error.js';
+import { isOutOfMemory, type RedisLink } from '../../lib/redis-link.js';
 import { isExpired, parseStored, StoreError, type ReportStore, type StoredReport } from './store.js';
 
-/** Where a report lives in Redis, beside the limiters' `netdiag:limit:…` keys. */
+/** Where a report lives in Redis, beside the limiters' `netdiag:limit:…` keys when both share one. */
 export const reportKey = (id: string): string => `netdiag:report:${id}`;
 
+/** The answer, with 507, when a full Redis refused to store a report. */
+const STORE_FULL = 'Report store is full';
+
 /**
- * Reports in the Redis the limiters share (REPORT_STORE=redis, REDIS_URL),
- * over the same connection: each key is written with its expiry in the one
- * command, so Redis removes it on its own. While the link is down or stalled
- * nothing is sent (the link logs the outage once) and sharing reads as off.
+ * A Redis over its maxmemory with the noeviction policy refuses writes and
+ * keeps what it holds: the visitor is told the store is full (507, the
+ * storage status, not a 500 of ours), and the operator what to do, once per
+ * minute at most (plugins/failure-log.ts).
+ */
+class StoreFull extends UpstreamFailure {
+  constructor(cause: Error) {
+    super(
+      507,
+      STORE_FULL,
+      'the Redis for shared reports is full: new reports are refused until stored ones expire; raise its ' +
+        'maxmemory (REPORT_REDIS_URL, docs/scale-out.md)',
+      { reason: cause.message },
+    );
+  }
+}
+
+/**
+ * Reports in Redis (REPORT_STORE=redis): REPORT_REDIS_URL's, or, without it,
+ * the limiters' over their connection. Each key is written with its expiry in
+ * the one command, so Redis removes it on its own. While the link is down or
+ * stalled nothing is sent (the link logs the outage once) and sharing reads
+ * as off.
  */
 export class RedisReportStore implements ReportStore {
   constructor(private readonly link: RedisLink) {}
@@ -25,7 +48,7 @@ export class RedisReportStore implements ReportStore {
     try {
       await this.link.client.set(reportKey(id), JSON.stringify(stored), 'EX', ttlSeconds);
     } catch (err) {
-      throw new StoreError(err);
+      throw isOutOfMemory(err as Error) ? new StoreFull(err as Error) : new StoreError(err);
     }
   }
 

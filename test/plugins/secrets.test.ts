@@ -22,6 +22,7 @@ const SECRETS = {
   GEODB_ACCOUNT_ID: '424242',
   GEODB_LICENSE_KEY: 'sekritLicence999',
   REDIS_URL: 'redis://:sekritRedisPass@127.0.0.1:9',
+  REPORT_REDIS_URL: 'redis://:sekritReportRedis01@127.0.0.1:9/2',
 };
 const DSN = 'https://sekritDsnKey0001@o0.ingest.sentry.io/12345';
 const RAW = [
@@ -29,6 +30,7 @@ const RAW = [
     .flatMap((v) => v.split(','))
     .filter((v) => !v.startsWith('redis') && v !== '424242'),
   'sekritRedisPass',
+  'sekritReportRedis01',
   'sekritDsnKey0001',
 ];
 // Every example request; the telemetry envelope names the secret DSN instead of the demo's.

@@ -87,7 +87,7 @@ test('redis store: while Redis is down sharing reads as off and the report route
   await api.app.close();
 });
 
-test('REPORT_STORE=redis without REDIS_URL: the settings are refused, and the service does not start, saying why', async () => {
+test('REPORT_STORE=redis without REDIS_URL or REPORT_REDIS_URL: the settings are refused, and the service does not start, saying why', async () => {
   assert.throws(
     () => loadConfig({ REPORT_STORE: 'redis' }),
     (err: Error) => err instanceof ConfigError && /REPORT_STORE=redis needs REDIS_URL/.test(err.message),
@@ -98,5 +98,8 @@ test('REPORT_STORE=redis without REDIS_URL: the settings are refused, and the se
   const server = await spawnServer({ REPORT_STORE: 'redis' });
   const [code] = await server.exit;
   assert.equal(code, 1);
-  assert.match(server.stderr(), /REPORT_STORE=redis needs REDIS_URL: set it, or choose REPORT_STORE=kv or local/);
+  assert.match(
+    server.stderr(),
+    /REPORT_STORE=redis needs REDIS_URL or REPORT_REDIS_URL: set one, or choose REPORT_STORE=kv or local/,
+  );
 });

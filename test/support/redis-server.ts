@@ -11,11 +11,15 @@ import { freePorts } from './free-ports.js';
 export class RedisServer {
   private child: ChildProcess | undefined;
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly settings: string[],
+  ) {}
 
-  static async start(): Promise<RedisServer> {
+  /** `settings`: more redis-server arguments, e.g. `['--maxmemory', '4mb', '--maxmemory-policy', 'allkeys-lru']`. */
+  static async start(settings: string[] = []): Promise<RedisServer> {
     const [port] = (await freePorts(1)) as [number];
-    const server = new RedisServer(port);
+    const server = new RedisServer(port, settings);
     await server.start();
     return server;
   }
@@ -32,7 +36,7 @@ export class RedisServer {
   async start(): Promise<void> {
     const child = spawn(
       'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...this.settings],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },

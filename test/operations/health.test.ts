@@ -10,7 +10,7 @@ import pino from 'pino';
 import { buildWeb } from '../../web/app.js';
 import { DATASETS } from '../../operations/readiness.js';
 import { buildTestApi } from '../support/app.js';
-import { startAllFakes } from '../support/fakes.js';
+import { serviceStatusPrimed, startAllFakes } from '../support/fakes.js';
 import { closedUpstreams, startServer, stopServer } from '../support/real-server.js';
 
 const origin = (app: FastifyInstance) => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { fromAppRoot } from '../../lib/app-root.js';
 import { freePorts } from '../support/free-ports.js';
+import { writeNginxConf } from '../support/nginx.js';
 import { startFront, type FrontServer } from '../support/front-server.js';
 
 const CURL = { 'user-agent': 'curl/8.5.0' };
@@ -96,25 +97,7 @@ before(async () => {
     .replace(/listen 443 ssl http2;/, `listen 127.0.0.1:${nginxPort};`)
     .replace(/^\s*ssl_certificate.*$/gm, '')
     .replaceAll('127.0.0.1:18966', `127.0.0.1:${frontPort}`);
-  const nginxConf = join(dir, 'nginx.conf');
-  await writeFile(
-    nginxConf,
-    `daemon off;
-worker_processes 1;
-pid ${join(dir, 'nginx.pid')};
-error_log ${join(dir, 'nginx-error.log')} warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${join(dir, 'body')};
-  proxy_temp_path ${join(dir, 'proxy')};
-  fastcgi_temp_path ${join(dir, 'fastcgi')};
-  uwsgi_temp_path ${join(dir, 'uwsgi')};
-  scgi_temp_path ${join(dir, 'scgi')};
-${server}
-}
-`,
-  );
+  const nginxConf = await writeNginxConf(dir, server);
   proxies.nginx = `http://127.0.0.1:${nginxPort}`;
   nginx = await startProxy('nginx', ['-c', nginxConf, '-p', dir], proxies.nginx);
 

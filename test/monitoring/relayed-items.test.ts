@@ -1,9 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'undici';
-import { FakeUpstream, fixture } from '../support/fake-upstream.js';
 import { EXAMPLE_TELEMETRY_DSN } from '../../routes/monitoring/examples.js';
-import { startServer, stopServer, type Running } from '../support/real-server.js';
+import { INGEST_HOST, postEnvelope, startRelayBed, TEN_MB, type RelayBed } from '../support/telemetry-relay.js';
 import {
   MAX_ENVELOPE_BYTES,
   NOT_RELAYED_ITEM,
@@ -13,20 +11,12 @@ import {
 
 // The tunnel relays what the site's SDK sends, one event, and nothing else; on server.ts itself, so the
 // parser's 10 MB limit, the error handler and the relay are the ones a visitor meets.
-const INGEST_HOST = 'o0.ingest.sentry.io';
-const TEN_MB = 10 * 1024 * 1024;
 
-let fake: FakeUpstream;
-let server: Running;
+let bed: RelayBed;
 before(async () => {
-  fake = await FakeUpstream.start();
-  fake.on('POST', INGEST_HOST, /./, { json: fixture(INGEST_HOST, 'envelope-accepted.json') });
-  server = await startServer({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin, TELEMETRY_DSN_FRONTEND: EXAMPLE_TELEMETRY_DSN });
+  bed = await startRelayBed();
 });
-after(async () => {
-  await stopServer(server);
-  await fake.close();
-});
+after(() => bed.close());
 
 const envelopeHeader = JSON.stringify({
   event_id: '9ec79c33ec9942ab8353589fcb2e04dc',
@@ -52,21 +42,13 @@ function event(size = 2000): [Record<string, unknown>, Buffer] {
 }
 
 async function post(body: Buffer): Promise<{ status: number; body: string; relayed: Buffer[] }> {
-  const before = fake.requestsTo(INGEST_HOST).length;
-  const res = await request(`${server.apiUrl}/api/monitoring`, {
-    method: 'POST',
-    body,
-    headers: { 'content-type': 'text/plain;charset=UTF-8', referer: 'http://localhost/' },
-  });
-  const text = await res.body.text();
-  return {
-    status: res.statusCode,
-    body: text,
-    relayed: fake
-      .requestsTo(INGEST_HOST)
-      .slice(before)
-      .map((r) => r.body),
-  };
+  const before = bed.fake.requestsTo(INGEST_HOST).length;
+  const res = await postEnvelope(bed.server, body);
+  const relayed = bed.fake
+    .requestsTo(INGEST_HOST)
+    .slice(before)
+    .map((r) => r.body);
+  return { ...res, relayed };
 }
 
 test('an event as the site sends it is relayed as it came', async () => {

@@ -3,31 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, stat, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
-import { REFERER } from '../support/app.js';
 import { closedUpstreams, startServer, stopServer, type Running } from '../support/real-server.js';
+import { get, share } from '../support/report-api.js';
 import { FULL_REPORT } from '../support/fake-routes/platform.js';
 import { findLogDamage } from '../../routes/report/local-log.js';
 import { LocalReportStore } from '../../routes/report/local-store.js';
-
-interface Answer {
-  status: number;
-  json: Record<string, unknown>;
-}
-
-async function get(url: string): Promise<Answer> {
-  const res = await request(url, { headers: REFERER });
-  return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
-}
-
-async function share(server: Running): Promise<Answer> {
-  const res = await request(`${server.apiUrl}/api/report`, {
-    method: 'POST',
-    headers: { ...REFERER, 'content-type': 'application/json' },
-    body: JSON.stringify({ report: FULL_REPORT, ttlDays: 7 }),
-  });
-  return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
-}
 
 async function dataDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'netdiag-reports-'));

@@ -5,39 +5,37 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { REFERER } from '../support/app.js';
 import { closedUpstreams, startServer, stopServer, type Running } from '../support/real-server.js';
+import { get, share, type Answer } from '../support/report-api.js';
+import { until } from '../support/until.js';
 import { FULL_REPORT } from '../support/fake-routes/platform.js';
 import { STORE_FULL } from '../../routes/report/store.js';
 
 const OUTAGE = /^REPORT_STORE=local: (the disk is full|a write to the report store failed)/;
 const RECOVERED = 'REPORT_STORE=local: the report store takes new reports again';
 
-interface Answer {
-  status: number;
-  json: Record<string, unknown>;
-}
-
-async function get(url: string): Promise<Answer> {
-  const res = await request(url, { headers: REFERER });
-  return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
-}
-
-async function share(server: Running): Promise<Answer> {
-  const res = await request(`${server.apiUrl}/api/report`, {
-    method: 'POST',
-    headers: { ...REFERER, 'content-type': 'application/json' },
-    body: JSON.stringify({ report: FULL_REPORT, ttlDays: 7 }),
-  });
-  return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
-}
-
-/** Polls `check` every 100 ms until it holds; the test's own timeout bounds the wait. */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 100));
+/**
+ * The service on the local store in `dir`, every write let through, and its
+ * background retries capped at 2 s so that a test sees writes resume soon.
+ */
+async function localStore(dir: string): Promise<Record<string, string>> {
+  return {
+    ...(await closedUpstreams()),
+    REPORT_STORE: 'local',
+    DATA_DIR: dir,
+    REPORT_RATE_LIMIT: '0',
+    REPORT_STORE_RETRY_MAX_MS: '2000',
+  };
 }
 
 const reportStore = async (server: Running) => (await get(`${server.apiUrl}/readyz`)).json.reportStore;
+/** Waits, as long as the retries take, until the store takes reports again. */
+const takesReportsAgain = (server: Running) =>
+  until(
+    async () => ((await reportStore(server)) as { ready: boolean }).ready,
+    60_000,
+    'the store to take reports again',
+  );
 const linesMatching = (server: Running, pattern: RegExp | string) =>
   server.lines.filter((line) => (typeof pattern === 'string' ? line.msg === pattern : pattern.test(String(line.msg))));
 
@@ -60,13 +58,7 @@ async function smallDisk(t: { after: (fn: () => Promise<void>) => void }): Promi
 
 test('local store on a full disk: writes 507 with the reason, reads go on, readiness says so, and writes resume by themselves once there is room', async (t) => {
   const { dir, ballast } = await smallDisk(t);
-  const env = {
-    ...(await closedUpstreams()),
-    REPORT_STORE: 'local',
-    DATA_DIR: dir,
-    REPORT_RATE_LIMIT: '0',
-    REPORT_STORE_RETRY_MAX_MS: '2000',
-  };
+  const env = await localStore(dir);
   const server = await startServer(env);
   let running: Running | undefined = server;
   t.after(async () => {
@@ -114,7 +106,7 @@ test('local store on a full disk: writes 507 with the reason, reads go on, readi
   assert.deepEqual(linesMatching(server, 'report store failed'), []);
 
   await rm(ballast);
-  await until(async () => ((await reportStore(server)) as { ready: boolean }).ready);
+  await takesReportsAgain(server);
   const again = await share(server);
   assert.equal(again.status, 201, 'writes resume without a restart');
   stored.push(again.json as { id: string; expiresAt: string });
@@ -137,13 +129,7 @@ test('local store on a full disk: writes 507 with the reason, reads go on, readi
 test('local store: a write failure other than a full disk (a file-size limit) is 500, logged once, and writes resume by themselves', async (t) => {
   const data = await mkdtemp(join(tmpdir(), 'netdiag-reports-'));
   t.after(() => rm(data, { recursive: true, force: true }));
-  const env = {
-    ...(await closedUpstreams()),
-    REPORT_STORE: 'local',
-    DATA_DIR: data,
-    REPORT_RATE_LIMIT: '0',
-    REPORT_STORE_RETRY_MAX_MS: '2000',
-  };
+  const env = await localStore(data);
   const server = await startServer(env);
   t.after(() => stopServer(server));
   assert.equal((await share(server)).status, 201);
@@ -158,7 +144,7 @@ test('local store: a write failure other than a full disk (a file-size limit) is
   assert.ok(refused, 'a write past the limit failed');
   assert.deepEqual(refused, { status: 500, json: { error: 'Report store unavailable' } });
   assert.deepEqual(await share(server), { status: 500, json: { error: 'Report store unavailable' } });
-  await until(async () => linesMatching(server, OUTAGE).length > 0);
+  await until(async () => linesMatching(server, OUTAGE).length > 0, 60_000, 'the failed write logged');
   const [outage, ...more] = linesMatching(server, OUTAGE);
   assert.deepEqual(more, []);
   assert.match(String(outage?.msg), /check free space and that the service may write DATA_DIR/);
@@ -167,20 +153,14 @@ test('local store: a write failure other than a full disk (a file-size limit) is
   assert.equal((await request(`${server.frontUrl}/healthz`)).statusCode, 200, 'the process runs on');
 
   execFileSync('prlimit', ['--pid', pid, '--fsize=unlimited:']);
-  await until(async () => ((await reportStore(server)) as { ready: boolean }).ready);
+  await takesReportsAgain(server);
   assert.equal((await share(server)).status, 201);
   assert.equal(linesMatching(server, RECOVERED).length, 1);
 });
 
 test('local store: a disk full at start-up is the same outage, with nothing read until a try opens the database once there is room', async (t) => {
   const { dir, ballast } = await smallDisk(t);
-  const env = {
-    ...(await closedUpstreams()),
-    REPORT_STORE: 'local',
-    DATA_DIR: dir,
-    REPORT_RATE_LIMIT: '0',
-    REPORT_STORE_RETRY_MAX_MS: '2000',
-  };
+  const env = await localStore(dir);
   const first = await startServer(env);
   const created = await share(first);
   assert.equal(created.status, 201);
@@ -214,7 +194,7 @@ test('local store: a disk full at start-up is the same outage, with nothing read
 
   await rm(join(dir, 'filler'));
   await rm(ballast);
-  await until(async () => ((await reportStore(server)) as { ready: boolean }).ready);
+  await takesReportsAgain(server);
   assert.equal((await get(`${server.apiUrl}/api/report/${String(created.json.id)}`)).status, 200);
   assert.equal((await share(server)).status, 201);
   assert.equal(linesMatching(server, RECOVERED).length, 1);

@@ -32,6 +32,34 @@ async function childrenOf(pid: number): Promise<number[]> {
 }
 
 /**
+ * Writes `dir`/nginx.conf: a foreground nginx with one worker whose pid, error
+ * log and temporary folders all stay in `dir` (nothing of the machine's own
+ * nginx is touched), serving the `http` block's contents given. Returns its path.
+ */
+export async function writeNginxConf(dir: string, http: string): Promise<string> {
+  const conf = join(dir, 'nginx.conf');
+  await writeFile(
+    conf,
+    `daemon off;
+worker_processes 1;
+pid ${join(dir, 'nginx.pid')};
+error_log ${join(dir, 'error.log')} warn;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path ${join(dir, 'body')};
+  proxy_temp_path ${join(dir, 'proxy')};
+  fastcgi_temp_path ${join(dir, 'fastcgi')};
+  uwsgi_temp_path ${join(dir, 'uwsgi')};
+  scgi_temp_path ${join(dir, 'scgi')};
+${http}
+}
+`,
+  );
+  return conf;
+}
+
+/**
  * A real nginx (Debian's package; `.ci/run` installs it) on a free loopback
  * port, serving the shipped example `deploy/nginx-instances.conf` as written:
  * its `upstream` block with the instances' front ports in place of the
@@ -58,26 +86,7 @@ export class Nginx {
     // Started as root, nginx's workers run as nobody: they must reach their temp folders in `dir`
     // (a mkdtemp folder is its owner's only), or a buffered answer fails instead of going to disk.
     await chmod(dir, 0o755);
-    const conf = join(dir, 'nginx.conf');
-    await writeFile(
-      conf,
-      `daemon off;
-worker_processes 1;
-pid ${join(dir, 'nginx.pid')};
-error_log ${join(dir, 'error.log')} warn;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${join(dir, 'body')};
-  proxy_temp_path ${join(dir, 'proxy')};
-  fastcgi_temp_path ${join(dir, 'fastcgi')};
-  uwsgi_temp_path ${join(dir, 'uwsgi')};
-  scgi_temp_path ${join(dir, 'scgi')};
-  ${upstream}
-  ${server}
-}
-`,
-    );
+    const conf = await writeNginxConf(dir, `${upstream}\n${server}`);
     const child = spawn('nginx', ['-c', conf, '-p', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
     const failed = once(child, 'error').then(([err]) => {
       throw new Error(`nginx could not start (apt-get install -y nginx): ${(err as Error).message}`);

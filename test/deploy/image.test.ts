@@ -101,7 +101,7 @@ test('read-only root: only DATA_DIR and /tmp take writes; start-up logs no error
   const readiness = JSON.parse(
     await exec('node', '-e', 'fetch("http://127.0.0.1:11966/readyz").then((r) => r.text()).then(console.log)'),
   ) as { reportStore: unknown };
-  assert.deepEqual(readiness.reportStore, { kind: 'local', ready: true });
+  assert.deepEqual(readiness.reportStore, { kind: 'local', ready: true, readable: true });
   assert.ok(await succeeds('test', '-d', '/data/reports'));
   const lines = (await podman(['logs', NAME]))
     .split('\n')

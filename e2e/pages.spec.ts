@@ -20,6 +20,8 @@ test('/ shows the visitor address and every geolocation source', async ({ page }
   await expect(cards.filter({ hasText: 'ip-api' })).toContainText('Ashburn');
   // Country names come from the tables built with the site (web/site/country-names-plugin.ts).
   await expect(cards.filter({ hasText: 'IPinfo' }).locator('.country')).toHaveText('USUnited States');
+  // The map loads lazily, once in view: scrolled there, so the test does not hang on where the cards put it.
+  await page.locator('.map img').scrollIntoViewIfNeeded();
   await expect(page.locator('.map img')).toHaveJSProperty('complete', true);
   expect(await page.locator('.map img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await screenshots(page, 'home');

@@ -49,7 +49,7 @@ declare module 'fastify' {
   }
 }
 
-/** How many leading bits of an IPv6 address name one client to the limiters (docs/foundation.md says why 64). */
+/** How many leading bits of an IPv6 address name one client to the limiters (plugins/README.md says why 64). */
 const IPV6_CLIENT_PREFIX = 64;
 const PREFIX_WORDS = IPV6_CLIENT_PREFIX / 16;
 

@@ -30,7 +30,7 @@ export interface ListenerIdentity {
  * An HTTP server with this service's timeouts and connection cap, for both
  * listeners (Fastify's `serverFactory`). Past the cap Node closes a new
  * connection as it arrives, so a flood of connections is refused rather than
- * filling the descriptor table (docs/foundation.md, "Descriptors").
+ * filling the descriptor table (plugins/README.md, "Descriptors").
  */
 export function createListenerServer(handler: RequestListener, { listener, logger }: ListenerIdentity): Server {
   const server = createServer(

@@ -36,7 +36,7 @@ export interface ForwardOptions {
   headers?: Record<string, string>;
 }
 
-// The caller's headers the private API gets, and no others (docs/network-tools.md,
+// The caller's headers the private API gets, and no others (routes/private-tools/README.md,
 // "What the private API receives"): who the caller is (Authorization) and what
 // their browser says of itself (User-Agent, its client hints, Accept-Language),
 // which a profile lookup or a persona check can use. An allow-list, so a header
@@ -128,7 +128,7 @@ export class PrivateApi {
 
   /**
    * The one reading of a private API call for every route that passes it on
-   * (docs/network-tools.md, "Failures"): the status and JSON body as they
+   * (routes/private-tools/README.md, "Failures"): the status and JSON body as they
    * came, whatever their shape, since the page is the one that copes with an
    * odd body. No answer at all is 502 Upstream fetch failed; an error status
    * whose body is not JSON keeps its status with {"error":"Upstream error"},

@@ -10,7 +10,7 @@ import { HttpError, UpstreamFailure } from './http-error.js';
 import { UpstreamError, type Upstream } from './upstream.js';
 import { redactUrl } from './logger.js';
 
-/** 401: a sign-in token the issuer did not sign for this site, or that no longer holds (docs/network-tools.md). */
+/** 401: a sign-in token the issuer did not sign for this site, or that no longer holds (routes/private-tools/README.md). */
 export const INVALID_TOKEN = 'Invalid token';
 /** 503: the issuer's keys could not be had, so no token can be told good or bad. */
 export const SIGN_IN_CHECK_UNAVAILABLE = 'Sign-in check unavailable';
@@ -58,7 +58,7 @@ export interface SignInTokenSettings {
 
 /**
  * Checks the caller's sign-in token before a private route spends the
- * companion API's quota (docs/network-tools.md, "Sign-in tokens"): with an
+ * companion API's quota (routes/private-tools/README.md, "Sign-in tokens"): with an
  * issuer configured, an `Authorization` header must be `Bearer <ID token>`
  * signed by one of the issuer's published keys, for this site's client, and
  * within its lifetime. The keys come from the issuer's discovery document.

@@ -71,7 +71,7 @@ export class Metrics implements AppMetrics {
     // eslint-disable-next-line no-new
     new Gauge({
       name: 'netdiag_dataset_age_seconds',
-      help: 'Age of the data in use of each loaded dataset (see docs/operations.md for what each counts from)',
+      help: 'Age of the data in use of each loaded dataset (see operations/README.md for what each counts from)',
       labelNames: ['dataset'],
       registers,
       collect() {

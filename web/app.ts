@@ -67,7 +67,7 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
             res.setHeader('x-content-type-options', 'nosniff');
             return api.routing(req, res);
           }
-          // Speed device (docs/front-listener.md, "Speed"; docs/performance.md's
+          // Speed device (web/README.md, "Serving"; docs/performance.md's
           // register): a file held in memory is answered here, before Fastify
           // builds a request and reply, which for such a file is most of the
           // cost. Everything else (navigations, streamed files, 404s) goes
@@ -81,7 +81,7 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
             if (!face) {
               if (file?.inMemory) return sendSiteFile(req, res, file);
             } else if (!api.lentToFront.globalLimit) {
-              // Speed device (docs/command-line.md, "Speed"; docs/performance.md's
+              // Speed device (web/command-line/README.md, "Speed"; docs/performance.md's
               // register): with no limiter to count the request, the face's answer
               // is written here, the same as its route writes it.
               return answerInListener(req, res, face, api.lentToFront, logger);

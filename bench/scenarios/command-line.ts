@@ -8,7 +8,7 @@ const LIMITER_ON = { SECURITY_RATE_LIMIT: '1000000000', GEODB_AUTO_UPDATE: 'fals
 const DEFAULTS = { GEODB_AUTO_UPDATE: 'false' };
 
 /**
- * The command-line face (docs/command-line.md) against a bare node:http
+ * The command-line face (web/command-line/README.md) against a bare node:http
  * server sending the very same answer: `curl <site>` and /json on the
  * generated 500,000-network databases, with the settings' defaults (gated,
  * as the issue asks) and with the global limiter counting (for the record).

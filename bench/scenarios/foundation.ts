@@ -17,7 +17,7 @@ export const foundationCases: BenchCase[] = [
     env: LIMITERS_ON,
     minRatio: 0.6,
   },
-  // What METRICS=true costs: a request histogram observation per request (docs/operations.md).
+  // What METRICS=true costs: a request histogram observation per request (operations/README.md).
   {
     name: 'configs, API listener, limiters on, METRICS=true',
     listener: 'api',

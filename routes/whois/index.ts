@@ -23,7 +23,7 @@ const ANSWERS_MAX = 5000;
 const ANSWERS_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
- * GET /api/whois?q=, in the shapes the site reads (docs/whois-dns.md): the
+ * GET /api/whois?q=, in the shapes the site reads (routes/whois/README.md): the
  * query is checked here and looked up by lookups.ts within one deadline,
  * UPSTREAM_TIMEOUT_MS, for its whole chain of servers.
  */

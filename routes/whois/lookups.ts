@@ -54,7 +54,7 @@ export interface WhoisLookupSources {
 }
 
 /**
- * The lookups behind GET /api/whois (docs/whois-dns.md): an address by RDAP,
+ * The lookups behind GET /api/whois (routes/whois/README.md): an address by RDAP,
  * then port-43 WHOIS; a domain by its registry's WHOIS server and the
  * registrar's it names, then RDAP. Every host contacted comes out of the
  * IANA bootstrap tables, the fixed registry list above, IANA's referral or

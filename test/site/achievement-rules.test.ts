@@ -94,7 +94,7 @@ test('censorship, WHOIS and the address history: a block found, the original sit
   assert.deepEqual(unlockedByEvent('historyUpdated', { countries: 10 }), ['GlobeTrotter']);
 });
 
-// What this site cannot offer (docs/site.md, "Achievements"): no multi-round connectivity mode, no auto-run
+// What this site cannot offer (web/site/README.md, "Achievements"): no multi-round connectivity mode, no auto-run
 // settings, no keyboard-shortcut help, no outage pulse; the donor's is granted by the operator.
 const NOT_EARNABLE = ['ResourceHog', 'EnergySaver', 'CleverTrickery', 'HelloWorld', 'GenerousDonor'];
 

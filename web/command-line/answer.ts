@@ -47,7 +47,7 @@ export function ipParameter(url: string): unknown {
 }
 
 /**
- * What a path answers a command-line client (docs/command-line.md): the
+ * What a path answers a command-line client (web/command-line/README.md): the
  * address asked about (`?ip=`, else the caller's), printed as the path says,
  * from the local databases only.
  */

@@ -60,7 +60,7 @@ function answerOrFailure(
 }
 
 /**
- * The command-line face (docs/command-line.md): the paths of the ifconfig.co
+ * The command-line face (web/command-line/README.md): the paths of the ifconfig.co
  * engine, answered from the local databases only, for command-line clients;
  * a browser on the same paths gets the site. The API's global limiter counts
  * these requests as it counts /api's, under the same key.

@@ -11,7 +11,7 @@ export const AddressQuery = Type.Object({
   ),
 });
 
-/** /json's answer; see docs/command-line.md for where each field comes from. */
+/** /json's answer; see web/command-line/README.md for where each field comes from. */
 export const JsonAnswer = Type.Object({
   ip: Type.String(),
   ip_decimal: Type.Integer({ description: 'The address as one integer (128 bits for IPv6, written out exactly)' }),

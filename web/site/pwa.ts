@@ -14,7 +14,7 @@ export const NOT_PAGES = [
  * (index.html, the first page's one script and stylesheet, the icon) for offline use and every
  * other page's chunk once it was loaded. The service's answers (/api, /site-settings.json) are
  * never handled by it: no route of the worker matches them, so the browser asks the network
- * as if there were no worker. docs/site.md "Installable".
+ * as if there were no worker. web/site/README.md "Installable".
  */
 export function installable() {
   return VitePWA({

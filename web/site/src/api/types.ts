@@ -2,7 +2,7 @@ import type { HistoryRow } from '../../../../routes/asn/history-rows';
 import type { ReportSections } from '../lib/report-sections';
 
 // Answer shapes the site reads, as the frontend contract describes them
-// (docs/site.md names the sections). Only the fields the site reads are typed.
+// (web/site/README.md names the sections). Only the fields the site reads are typed.
 
 export interface Configs {
   map: boolean;

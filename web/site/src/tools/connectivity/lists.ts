@@ -1,7 +1,7 @@
 /**
  * The sites the connectivity test probes: the defaults every visitor starts
  * with, and the lists a visitor can add as a group (MyIP 7.4.0's import lists,
- * docs/site.md). Each site is probed at its favicon; a site is its host and the
+ * web/site/README.md). Each site is probed at its favicon; a site is its host and the
  * brand people know it by.
  */
 export interface Site {

@@ -19,11 +19,12 @@ const SKIPPED = new Set(['node_modules', 'dist']);
 const OUTPUTS = ['dist/server.js', 'dist/site/index.html'];
 const STAMP = join(ROOT, 'dist', '.build-inputs');
 
-/** @param {string} folder @returns {string[]} every file under `folder`, outside node_modules and dist */
+/** @param {string} folder @returns {string[]} every file under `folder`, outside node_modules and dist, but docs */
 function filesUnder(folder) {
   if (!existsSync(folder)) return [];
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    if (SKIPPED.has(entry.name)) return [];
+    // A capability's README lives beside its code; no build reads it.
+    if (SKIPPED.has(entry.name) || entry.name.endsWith('.md')) return [];
     const path = join(folder, entry.name);
     return entry.isDirectory() ? filesUnder(path) : [path];
   });

@@ -48,7 +48,7 @@ const INPUTS = [
   'package-lock.json',
   'tsconfig.json',
 ];
-const NOT_INPUTS = ['test/thing.test.ts', 'docs/thing.md'];
+const NOT_INPUTS = ['test/thing.test.ts', 'docs/thing.md', 'routes/thing/README.md'];
 
 /** A project folder with the real start scripts and launcher, a fake build, and a few sources. */
 async function project(t: TestContext): Promise<string> {

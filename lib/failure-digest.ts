@@ -1,7 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { expectedFailure } from './expected-failure.js';
-import type { LogFields } from './http-error.js';
-import { UpstreamError } from './upstream.js';
+import { expectedFailure, UpstreamError, type LogFields } from './upstream-failure.js';
 
 /**
  * How often repeats of one failure kind are summed up. A minute is what an

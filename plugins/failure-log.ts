@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { FailureDigest } from '../lib/failure-digest.js';
-import type { LogFields } from '../lib/http-error.js';
+import type { LogFields } from '../lib/upstream-failure.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

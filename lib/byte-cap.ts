@@ -1,5 +1,5 @@
 import { Transform } from 'node:stream';
-import { UpstreamError } from './upstream.js';
+import { UpstreamError } from './upstream-failure.js';
 
 /**
  * A pass-through stream that fails once more than `max` bytes went through,

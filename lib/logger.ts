@@ -4,7 +4,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../fastify.config.js';
 import { lazyRequestLoggers } from './request-logger.js';
 import { SecretScrubber } from './secrets.js';
-import { expectedFailure } from './expected-failure.js';
+import { expectedFailure } from './upstream-failure.js';
 
 // Header values and query keys that carry credentials; they never reach a log line.
 const REDACT_PATHS = [

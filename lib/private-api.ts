@@ -1,10 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../fastify.config.js';
-import { UpstreamError, type CallOptions, type HeaderMap, type Upstream, type UpstreamJson } from './upstream.js';
+import type { CallOptions, HeaderMap, Upstream, UpstreamJson } from './upstream.js';
 import { clientIp } from './client-ip.js';
-import { HttpError, UPSTREAM_ERROR, upstreamFailure } from './http-error.js';
+import { HttpError } from './http-error.js';
 import type { SignInTokens } from './sign-in-tokens.js';
+import { UpstreamError, UPSTREAM_ERROR, UpstreamFailure } from './upstream-failure.js';
 
 export const API_KEY_MISSING = 'API key is missing';
 /** The metrics' name for the private API, whose host (PRIVATE_API_ENDPOINT) is the operator's to keep. */
@@ -141,7 +142,7 @@ export class PrivateApi {
       return { status, data, json: JSON.stringify(data) };
     } catch (err) {
       if (!(err instanceof UpstreamError && err.status !== undefined && err.status >= 400)) {
-        throw upstreamFailure(err, 'private API call failed', { path });
+        throw UpstreamFailure.of(err, 'private API call failed', { path });
       }
       request.logUpstreamFailure({ err: err.message, status: err.status, path }, 'private API call failed');
       return { status: err.status, data: undefined, json: NOT_JSON_ANSWER };

@@ -6,9 +6,10 @@ import {
   type FetchImplementation,
   type JWTVerifyGetKey,
 } from 'jose';
-import { HttpError, UpstreamFailure } from './http-error.js';
-import { UpstreamError, type Upstream } from './upstream.js';
+import { HttpError } from './http-error.js';
+import type { Upstream } from './upstream.js';
 import { redactUrl } from './logger.js';
+import { UpstreamFailure, UpstreamError } from './upstream-failure.js';
 
 /** 401: a sign-in token the issuer did not sign for this site, or that no longer holds (routes/private-tools/README.md). */
 export const INVALID_TOKEN = 'Invalid token';
@@ -155,8 +156,7 @@ export class SignInTokens {
 
   private unavailable(err: unknown): UpstreamFailure {
     return new UpstreamFailure(
-      503,
-      SIGN_IN_CHECK_UNAVAILABLE,
+      { status: 503, error: SIGN_IN_CHECK_UNAVAILABLE },
       "sign-in tokens cannot be checked, so every private route called with one answers 503: the issuer's keys did not load; check that OIDC_ISSUER is this provider's issuer URL and that it answers",
       { err, issuer: redactUrl(this.settings.issuer) },
     );

@@ -9,6 +9,7 @@ import { DESCRIPTORS } from './descriptor-budget.js';
 import { NameResolver, SYSTEM_NAMES } from './network/name-resolver.js';
 import type { UpstreamOutcome } from '../operations/metrics.js';
 import { SharedLookups } from './shared-lookups.js';
+import { UpstreamError } from './upstream-failure.js';
 
 export interface UpstreamSettings {
   timeoutMs: number;
@@ -108,17 +109,6 @@ export interface UpstreamBytes {
   status: number;
   headers: IncomingHttpHeaders;
   bytes: Buffer;
-}
-
-/** An upstream answered, but not with what the caller can use. */
-export class UpstreamError extends Error {
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-    this.name = 'UpstreamError';
-  }
 }
 
 // One pool per resolver, its sockets per origin capped by the descriptor

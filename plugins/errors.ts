@@ -1,8 +1,9 @@
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
-import { HttpError, INTERNAL_ERROR, UpstreamFailure } from '../lib/http-error.js';
+import { HttpError, INTERNAL_ERROR } from '../lib/http-error.js';
 import { TooManyRequests } from './rate-limit.js';
 import { Overloaded } from './load-shedding.js';
+import { UpstreamFailure } from '../lib/upstream-failure.js';
 
 const isErrorStatus = (status: unknown): status is number =>
   typeof status === 'number' && status >= 400 && status < 600;

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { UpstreamFailure } from '../lib/http-error.js';
+import { UpstreamFailure } from '../lib/upstream-failure.js';
 
 const OUTCOME = Symbol('what the request threw');
 

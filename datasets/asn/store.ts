@@ -7,15 +7,15 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import bz2 from 'unbzip2-stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { UpstreamError, type Upstream } from '../../lib/upstream.js';
+import type { Upstream } from '../../lib/upstream.js';
 import { redactUrl } from '../../lib/logger.js';
 import { byteCap } from '../../lib/byte-cap.js';
-import { failureReason } from '../failure-reason.js';
 import { announcedBytes, downloadProgress } from '../../lib/download-progress.js';
 import type { DatasetStatus } from '../../operations/dataset-status.js';
 import { parseAsRel, type AsGraph } from './graph.js';
 import { parseAsOrg, type AsOrgs } from './orgs.js';
 import { AUTO_UPDATE, PeriodicCheck } from '../../lib/periodic-check.js';
+import { UpstreamError, expectedFailure } from '../../lib/upstream-failure.js';
 
 export type DatasetKind = 'relationships' | 'organisations';
 const KIND_NAMES: Record<DatasetKind, string> = {
@@ -171,7 +171,11 @@ export class AsnDatasets extends EventEmitter {
       (Object.keys(KINDS) as DatasetKind[]).map(async (kind) => {
         if (await this.loadFromDisk(kind)) return;
         await this.update(kind, true).catch((err: unknown) => {
-          const reason = failureReason(this.logger, err, 'ASN dataset download', { dataset: kind });
+          const reason = expectedFailure(err, {
+            log: this.logger,
+            step: 'ASN dataset download',
+            fields: { dataset: kind },
+          });
           if (reason) reasons.add(reason);
         });
       }),
@@ -232,7 +236,11 @@ export class AsnDatasets extends EventEmitter {
     return this.oneAtATime(async () => {
       for (const kind of Object.keys(KINDS) as DatasetKind[]) {
         await this.update(kind, false).catch((err: unknown) => {
-          const reason = failureReason(this.logger, err, 'ASN dataset update', { dataset: kind });
+          const reason = expectedFailure(err, {
+            log: this.logger,
+            step: 'ASN dataset update',
+            fields: { dataset: kind },
+          });
           if (reason) {
             this.logger.warn(
               { dataset: kind, reason },

@@ -4,14 +4,14 @@ import { mkdir, readFile, readdir, rename, rm, stat, utimes } from 'node:fs/prom
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Reader, type AsnResponse, type CityResponse } from 'maxmind';
-import { failureReason } from '../failure-reason.js';
 import type { DatasetStatus, LoadedDatabase } from '../../operations/dataset-status.js';
-import { UpstreamError, type Upstream } from '../../lib/upstream.js';
+import type { Upstream } from '../../lib/upstream.js';
 import { AUTO_UPDATE, PeriodicCheck } from '../../lib/periodic-check.js';
 import { memoryCache } from '../../lib/memory-cache.js';
 import { EDITION_KEYS, type DatabaseSource, type Edition, type GeoProvider } from './database-source.js';
 import { MaxmindSource } from './maxmind-source.js';
 import { DbipSource } from './dbip-source.js';
+import { UpstreamError, expectedFailure } from '../../lib/upstream-failure.js';
 
 export type { Edition, GeoProvider } from './database-source.js';
 export { EDITIONS } from './maxmind-source.js';
@@ -165,7 +165,11 @@ export class GeoDatabases {
           await this.download(edition, deadline);
         } catch (err) {
           this.lastAttemptFailed.add(edition);
-          const reason = failureReason(this.log, err, 'geo database boot download', { edition: this.name(edition) });
+          const reason = expectedFailure(err, {
+            log: this.log,
+            step: 'geo database boot download',
+            fields: { edition: this.name(edition) },
+          });
           if (reason) reasons.add(reason);
           if (err instanceof UpstreamError && (err.status === 401 || err.status === 403)) refused = true;
         }
@@ -237,7 +241,11 @@ export class GeoDatabases {
           if (await this.upstreamIsNewer(edition)) await this.download(edition, Date.now() + this.capMs);
         } catch (err) {
           this.lastAttemptFailed.add(edition);
-          const reason = failureReason(this.log, err, 'geo database update', { edition: this.name(edition) });
+          const reason = expectedFailure(err, {
+            log: this.log,
+            step: 'geo database update',
+            fields: { edition: this.name(edition) },
+          });
           if (reason) {
             this.log.warn(
               { edition: this.name(edition), reason },

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { byteCap } from '../../lib/byte-cap.js';
-import { UpstreamError } from '../../lib/upstream.js';
+import { UpstreamError } from '../../lib/upstream-failure.js';
 import { MAX_DATABASE_BYTES, type Edition, type FetchedDatabase, type SourceContext } from './database-source.js';
 import { downloadRequest } from './download-request.js';
 import { PublishedSource, type Release } from './published-source.js';

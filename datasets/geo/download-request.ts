@@ -3,8 +3,9 @@ import { byteCap } from '../../lib/byte-cap.js';
 import { announcedBytes, downloadProgress } from '../../lib/download-progress.js';
 import { redactUrl } from '../../lib/logger.js';
 import { isPublicIp } from '../../lib/network/public-address.js';
-import { UpstreamError, type Upstream, type UpstreamResponse } from '../../lib/upstream.js';
+import type { Upstream, UpstreamResponse } from '../../lib/upstream.js';
 import type { SourceContext } from './database-source.js';
+import { UpstreamError } from '../../lib/upstream-failure.js';
 
 const MAX_REDIRECTS = 5;
 

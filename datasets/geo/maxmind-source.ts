@@ -5,10 +5,11 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
 import { byteCap } from '../../lib/byte-cap.js';
-import { UpstreamError, type UpstreamResponse } from '../../lib/upstream.js';
+import type { UpstreamResponse } from '../../lib/upstream.js';
 import { MAX_DATABASE_BYTES, type Edition, type FetchedDatabase, type SourceContext } from './database-source.js';
 import { downloadRequest } from './download-request.js';
 import { PublishedSource, type Release } from './published-source.js';
+import { UpstreamError } from '../../lib/upstream-failure.js';
 
 /** The two databases, by MaxMind edition id (also their file names under the geo folder). */
 export const EDITIONS = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' } as const;

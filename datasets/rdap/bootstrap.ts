@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { APP_ROOT } from '../../lib/app-root.js';
-import { UpstreamError, type Upstream } from '../../lib/upstream.js';
+import type { Upstream } from '../../lib/upstream.js';
 import { DailyRefreshed } from '../daily-refreshed.js';
-import { failureReason } from '../failure-reason.js';
 import type { DatasetStatus } from '../../operations/dataset-status.js';
+import { UpstreamError, expectedFailure } from '../../lib/upstream-failure.js';
 
 /** The IANA RDAP bootstrap files this service reads (RFC 9224). */
 const BOOTSTRAP_FILES = ['dns', 'ipv4', 'ipv6'] as const;
@@ -164,7 +164,7 @@ export class RdapBootstrap extends DailyRefreshed {
           this.logger.info({ file, publication: json.publication }, 'RDAP bootstrap refreshed');
         } catch (err) {
           failed.push(file);
-          const reason = failureReason(this.logger, err, 'RDAP bootstrap refresh', { file });
+          const reason = expectedFailure(err, { log: this.logger, step: 'RDAP bootstrap refresh', fields: { file } });
           if (reason) reasons.add(reason);
         }
       }),

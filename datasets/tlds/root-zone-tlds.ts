@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { APP_ROOT } from '../../lib/app-root.js';
-import { UpstreamError, type Upstream } from '../../lib/upstream.js';
+import type { Upstream } from '../../lib/upstream.js';
 import { DailyRefreshed } from '../daily-refreshed.js';
-import { failureReason } from '../failure-reason.js';
 import type { DatasetStatus } from '../../operations/dataset-status.js';
+import { UpstreamError, expectedFailure } from '../../lib/upstream-failure.js';
 
 export const IANA_TLD_LIST_URL = 'https://data.iana.org/TLD/tlds-alpha-by-domain.txt';
 const SHIPPED_TLD_LIST = join(APP_ROOT, 'datasets', 'tlds', 'tlds-alpha-by-domain.txt');
@@ -103,7 +103,11 @@ export class RootZoneTlds extends DailyRefreshed {
       this.logger.info({ version: list.version, tlds: list.tlds.size }, 'TLD list refreshed');
     } catch (err) {
       this.lastAttemptFailed = true;
-      const reason = failureReason(this.logger, err, 'TLD list refresh', { version: this.list.version });
+      const reason = expectedFailure(err, {
+        log: this.logger,
+        step: 'TLD list refresh',
+        fields: { version: this.list.version },
+      });
       if (reason) {
         this.logger.warn(
           { reason, version: this.list.version },

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { guarded } from '../../schemas/guarded.js';
 import { prefixGuard } from '../../schemas/guards.js';
-import { isTimeout, UpstreamFailed, UpstreamTimeout } from '../../lib/http-error.js';
+import { isTimeout, UpstreamFailure } from '../../lib/upstream-failure.js';
 import { ErrorAnswers } from '../../schemas/error-body.js';
 import { Nullable } from '../../schemas/nullable.js';
 import { historyRows, type RipeOrigin } from './history-rows.js';
@@ -61,15 +61,15 @@ const history: FastifyPluginAsyncTypebox<{ orgNames: OrgNames }> = async (app, {
         );
       } catch (err) {
         throw isTimeout(err)
-          ? new UpstreamTimeout('routing-history timed out', { prefix })
-          : new UpstreamFailed('routing-history request failed', { err, prefix });
+          ? new UpstreamFailure('timeout', 'routing-history timed out', { prefix })
+          : new UpstreamFailure('unusable', 'routing-history request failed', { err, prefix });
       }
       if (res.status < 200 || res.status >= 300) {
-        throw new UpstreamFailed('routing-history answered non-2xx', { status: res.status, prefix });
+        throw new UpstreamFailure('unusable', 'routing-history answered non-2xx', { status: res.status, prefix });
       }
       const origins = res.data?.data?.by_origin;
       if (!Array.isArray(origins)) {
-        throw new UpstreamFailed('routing-history answered without data.by_origin', { prefix });
+        throw new UpstreamFailure('unusable', 'routing-history answered without data.by_origin', { prefix });
       }
       const rows = historyRows(origins as RipeOrigin[]);
       // The optional names get at most what the one upstream deadline has left after the history.

@@ -1,7 +1,7 @@
 import type { FailureLog } from '../../plugins/failure-log.js';
 import type { Upstream } from '../../lib/upstream.js';
-import { UpstreamError } from '../../lib/upstream.js';
-import { INTERNAL_ERROR, UpstreamFailure, type LogFields } from '../../lib/http-error.js';
+import { UpstreamError, UpstreamFailure, type LogFields } from '../../lib/upstream-failure.js';
+import { INTERNAL_ERROR } from '../../lib/http-error.js';
 import { finiteNumber } from '../../lib/json-values.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 
@@ -16,7 +16,7 @@ export interface RadarContext {
 /** The frontend contract's answer when a view's Radar sources all fail: the same as a bug's, 500 Internal server error. */
 export class RadarFailed extends UpstreamFailure {
   constructor(logMessage: string, logFields?: LogFields) {
-    super(500, INTERNAL_ERROR, logMessage, logFields);
+    super({ status: 500, error: INTERNAL_ERROR }, logMessage, logFields);
   }
 }
 

@@ -1,8 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { guarded } from '../../schemas/guarded.js';
 import { domainGuard } from '../../schemas/guards.js';
-import { UpstreamFailed } from '../../lib/http-error.js';
-import { UpstreamError } from '../../lib/upstream.js';
+import { UpstreamFailure, UpstreamError } from '../../lib/upstream-failure.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 
 const WINDOW_DAYS = 30;
@@ -180,7 +179,7 @@ const censorship: FastifyPluginAsyncTypebox = async (app) => {
         }
       });
       if (answered.length === 0) {
-        throw new UpstreamFailed('OONI aggregation failed for every variant', { domain: names[0] });
+        throw new UpstreamFailure('unusable', 'OONI aggregation failed for every variant', { domain: names[0] });
       }
       return {
         domain: names[0],

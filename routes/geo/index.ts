@@ -10,7 +10,7 @@ import { ipApi, ip2location, ipSb, ipapiIs, ipinfo, localLookup, ONE_DAY, privat
 import { timezoneAt } from './timezone.js';
 import { AdvancedData } from './advanced-data.js';
 import { ErrorBody } from '../../schemas/error-body.js';
-import { withUpstreamReason } from '../../lib/http-error.js';
+import { UpstreamFailure } from '../../lib/upstream-failure.js';
 
 const DATABASE_NOT_LOADED = 'Geolocation database is not loaded';
 
@@ -28,7 +28,7 @@ const PrivateRecord = Type.Object({ ...GeoRecordFields, advancedData: AdvancedDa
 const KeyedBRecord = Type.Object({ ...GeoRecordFields, isHosting: Type.Boolean(), isProxy: Type.Boolean() });
 
 // The spec's answer to a failed source: 500 with the failure's own message.
-const sourceFailed = withUpstreamReason('geo source failed');
+const sourceFailed = UpstreamFailure.withReason('geo source failed');
 
 /** Appends the timezone found at the record's own coordinates (only ever on a success). */
 function withTimezone<T extends GeoBase>(base: T): T & { timezone: string | null } {

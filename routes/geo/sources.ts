@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AsnResponse, CityResponse } from 'maxmind';
 import { pickKey } from '../../lib/keys.js';
 import { PrivateApi } from '../../lib/private-api.js';
-import { UpstreamError } from '../../lib/upstream.js';
+import { UpstreamError } from '../../lib/upstream-failure.js';
 import type { GeoDatabases } from '../../datasets/geo/databases.js';
 import type { DbLanguage } from './lang.js';
 import {

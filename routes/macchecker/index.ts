@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import { guarded, type Guard } from '../../schemas/guarded.js';
-import { UpstreamFailed } from '../../lib/http-error.js';
+import { UpstreamFailure } from '../../lib/upstream-failure.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { nonEmptyString } from '../../lib/json-values.js';
 
@@ -116,10 +116,10 @@ const macchecker: FastifyPluginAsyncTypebox = async (app) => {
         // Any status: maclookup.app explains its own failures (its 429 included) in a JSON body with success false.
         data = (await app.upstream.json<unknown>(url, { keepForMs: THIRTY_DAYS * 1000, keepIf: isFound })).data;
       } catch (err) {
-        throw new UpstreamFailed('MAC vendor lookup failed', { err });
+        throw new UpstreamFailure('unusable', 'MAC vendor lookup failed', { err });
       }
       if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-        throw new UpstreamFailed('maclookup.app answered JSON that is not an object');
+        throw new UpstreamFailure('unusable', 'maclookup.app answered JSON that is not an object');
       }
       const body = data as Record<string, unknown>;
       if (body.success !== true) {

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { guarded, type Guard } from '../../schemas/guarded.js';
 import { pickKey } from '../../lib/keys.js';
 import { ApiKeyMissing } from '../../lib/private-api.js';
-import { UpstreamFailed, upstreamFailure } from '../../lib/http-error.js';
+import { UpstreamFailure } from '../../lib/upstream-failure.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 
 const ONE_YEAR = 365 * 24 * 60 * 60;
@@ -125,12 +125,12 @@ const map: FastifyPluginAsyncTypebox = async (app) => {
           shareAs: staticMapUrl(latitude, longitude, language, CanvasMode === 'Dark', ''),
         });
       } catch (err) {
-        throw upstreamFailure(err, 'static map fetch failed');
+        throw UpstreamFailure.of(err, 'static map fetch failed');
       }
       const contentType = upstream.headers['content-type'];
       const type = mediaType(contentType);
       if (upstream.status < 200 || upstream.status >= 300 || !RASTER_TYPES.has(type)) {
-        throw new UpstreamFailed('static map upstream answered no JPEG or PNG image', {
+        throw new UpstreamFailure('unusable', 'static map upstream answered no JPEG or PNG image', {
           status: upstream.status,
           contentType,
         });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { cfConnectingIp } from '../../lib/client-ip.js';
 import { redactUrl } from '../../lib/logger.js';
-import { UpstreamFailure } from '../../lib/http-error.js';
+import { UpstreamFailure } from '../../lib/upstream-failure.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { envelopeHeader, ingestUrl, parseEnvelope, serialiseEnvelope, withVisitorIp } from './envelope.js';
 
@@ -80,10 +80,13 @@ const telemetry: FastifyPluginAsync = async (app) => {
           provider: INGEST_PROVIDER,
         });
       } catch (err) {
-        throw new UpstreamFailure(502, RELAY_FAILED, 'telemetry relay failed', { err, url: redactUrl(target) });
+        throw new UpstreamFailure({ status: 502, error: RELAY_FAILED }, 'telemetry relay failed', {
+          err,
+          url: redactUrl(target),
+        });
       }
       if (res.status >= 500) {
-        throw new UpstreamFailure(502, RELAY_FAILED, 'telemetry relay failed', {
+        throw new UpstreamFailure({ status: 502, error: RELAY_FAILED }, 'telemetry relay failed', {
           status: res.status,
           url: redactUrl(target),
         });

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
-import { UpstreamFailed } from '../../lib/http-error.js';
+import { UpstreamFailure } from '../../lib/upstream-failure.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 
 /** The site's continent buckets, in the order its country picker shows them. */
@@ -86,9 +86,9 @@ const probeCountries: FastifyPluginAsyncTypebox = async (app) => {
           keepIf: Array.isArray,
         });
       } catch (err) {
-        throw new UpstreamFailed('Globalping probe list failed', { err });
+        throw new UpstreamFailure('unusable', 'Globalping probe list failed', { err });
       }
-      if (!Array.isArray(probes)) throw new UpstreamFailed('Globalping answered without a probe array');
+      if (!Array.isArray(probes)) throw new UpstreamFailure('unusable', 'Globalping answered without a probe array');
       return inventory(probes);
     },
   );

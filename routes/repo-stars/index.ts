@@ -1,6 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { withUpstreamReason } from '../../lib/http-error.js';
-import { UpstreamError } from '../../lib/upstream.js';
+import { UpstreamFailure, UpstreamError } from '../../lib/upstream-failure.js';
 
 /** `{stars}`: a number, as the site's badge needs. */
 const Stars = Type.Object({ stars: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
@@ -18,7 +17,7 @@ const repoStars: FastifyPluginAsyncTypebox = async (app) => {
     if (typeof repo.stargazers_count !== 'number') throw new UpstreamError('Upstream answered without a star count');
     return repo.stargazers_count;
   };
-  const failed = withUpstreamReason('repository star count failed');
+  const failed = UpstreamFailure.withReason('repository star count failed');
   app.get(
     '/repo-stars',
     { schema: { summary: "The project repository's star count", response: { 200: Stars } }, config: { cacheTtl } },

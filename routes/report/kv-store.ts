@@ -1,6 +1,6 @@
 import type { Config } from '../../fastify.config.js';
 import type { Upstream } from '../../lib/upstream.js';
-import { UpstreamError } from '../../lib/upstream.js';
+import { UpstreamError } from '../../lib/upstream-failure.js';
 import { isExpired, StoreError, type ReportStore, type StoredReport } from './store.js';
 
 /** A store answer that is not a success, as the expected failure it is; its `errors` say why (a wrong token, say). */

@@ -1,4 +1,4 @@
-import { UpstreamFailure } from '../../lib/http-error.js';
+import { UpstreamFailure } from '../../lib/upstream-failure.js';
 import { isOutOfMemory, type RedisLink } from '../../lib/redis-link.js';
 import { isExpired, parseStored, StoreError, type ReportStore, type StoredReport } from './store.js';
 
@@ -17,8 +17,7 @@ const STORE_FULL = 'Report store is full';
 class StoreFull extends UpstreamFailure {
   constructor(cause: Error) {
     super(
-      507,
-      STORE_FULL,
+      { status: 507, error: STORE_FULL },
       'the Redis for shared reports is full: new reports are refused until stored ones expire; raise its ' +
         'maxmemory (REPORT_REDIS_URL, docs/scale-out.md)',
       { reason: cause.message },

@@ -1,4 +1,4 @@
-import { UpstreamFailure } from '../../lib/http-error.js';
+import { UpstreamFailure } from '../../lib/upstream-failure.js';
 
 /** What is kept under a report id: when it stops being readable, and the report. */
 export interface StoredReport {
@@ -61,7 +61,7 @@ export class StoreRefusal extends Error {
  */
 export class StoreError extends UpstreamFailure {
   constructor(cause: unknown) {
-    super(500, STORE_UNAVAILABLE, 'report store failed', { err: cause });
+    super({ status: 500, error: STORE_UNAVAILABLE }, 'report store failed', { err: cause });
   }
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { UpstreamError, type Upstream } from '../../lib/upstream.js';
+import type { Upstream } from '../../lib/upstream.js';
 import { redactUrl } from '../../lib/logger.js';
-import { expectedFailure } from '../../lib/expected-failure.js';
+import { UpstreamError, expectedFailure } from '../../lib/upstream-failure.js';
 import type { DatasetStatus } from '../../operations/dataset-status.js';
 import { PeriodicCheck } from '../../lib/periodic-check.js';
 import type { Provider } from './providers.js';

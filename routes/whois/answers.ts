@@ -1,4 +1,4 @@
-import { UpstreamFailure, type LogFields } from '../../lib/http-error.js';
+import { UpstreamFailure, type LogFields } from '../../lib/upstream-failure.js';
 
 // The spec fixes only NOT_PUBLIC and the statuses; the other 400s are the
 // strings of the site's own backend (frontend contract, section 2.3).
@@ -12,6 +12,6 @@ export const noTldServer = (tld: string) => `No WHOIS or RDAP server for .${tld}
 /** 502 `WHOIS lookup failed`: every server that could answer failed. */
 export class LookupFailed extends UpstreamFailure {
   constructor(logMessage: string, logFields: LogFields) {
-    super(502, LOOKUP_FAILED, logMessage, logFields);
+    super({ status: 502, error: LOOKUP_FAILED }, logMessage, logFields);
   }
 }

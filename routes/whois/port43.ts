@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { UpstreamError } from '../../lib/upstream.js';
+import { UpstreamError } from '../../lib/upstream-failure.js';
 import { HostRefused, publicAddress, refusedWithoutLookup, systemLookup, type Lookup } from './public-host.js';
 
 /** The most text kept from one WHOIS answer; a server sending more is cut off here. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { UpstreamError } from '../../lib/upstream.js';
+import { UpstreamError } from '../../lib/upstream-failure.js';
 import { createLogger } from '../../lib/logger.js';
 import { ServiceStopping } from '../../lib/lifecycle.js';
 import { buildTestApi, LogCapture, REFERER } from '../support/app.js';

@@ -5,10 +5,11 @@ import { loadConfig } from '../../fastify.config.js';
 import { pickKey } from '../../lib/keys.js';
 import { redactUrl } from '../../lib/logger.js';
 import { PRODUCT_NAME, PRODUCT_VERSION } from '../../lib/app-root.js';
-import { UPSTREAM_MAX_BODY_BYTES, Upstream, UpstreamError } from '../../lib/upstream.js';
+import { UPSTREAM_MAX_BODY_BYTES, Upstream } from '../../lib/upstream.js';
 import { privateApiHeaders } from '../../lib/private-api.js';
 import { FakeUpstream } from '../support/fake-upstream.js';
 import { buildTestApi, call, assertErrorAnswer } from '../support/app.js';
+import { UpstreamError } from '../../lib/upstream-failure.js';
 
 let fake: FakeUpstream;
 before(async () => {

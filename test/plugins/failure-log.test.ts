@@ -6,7 +6,7 @@ import pino from 'pino';
 import { buildTestApi, LogCapture } from '../support/app.js';
 import { overHttp } from '../support/over-http.js';
 import { closedUpstreams } from '../support/real-server.js';
-import { FailureDigest } from '../../lib/failure-digest.js';
+import { FailureDigest } from '../../plugins/failure-log.js';
 import { createLogger } from '../../lib/logger.js';
 
 type Line = Record<string, unknown>;
@@ -161,7 +161,7 @@ test("a pending summary never keeps the process alive: its timer is unref'd", as
   // A process that reports two failures and then has nothing left to do must exit on its own, long before the minute.
   const script = `
     import pino from 'pino';
-    import { FailureDigest } from ${JSON.stringify(new URL('../../lib/failure-digest.ts', import.meta.url).href)};
+    import { FailureDigest } from ${JSON.stringify(new URL('../../plugins/failure-log.ts', import.meta.url).href)};
     const logger = pino({ level: 'silent' });
     const digest = new FailureDigest(logger);
     const err = Object.assign(new Error('refused'), { code: 'ECONNREFUSED' });

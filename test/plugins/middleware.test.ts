@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Type } from 'typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { CLIENT_IP, clientIp } from '../../lib/client-ip.js';
-import { UpstreamFailed, UpstreamTimeout, UpstreamUnreachable } from '../../lib/http-error.js';
+import { UpstreamFailure } from '../../lib/upstream-failure.js';
 import { assertErrorAnswer, buildTestApiWith, call } from '../support/app.js';
 
 class Teapot extends Error {
@@ -28,9 +28,8 @@ const routes: FastifyPluginAsync = async (app) => {
     { schema: { querystring: Type.Object({ kind: Type.String() }) }, config: { cacheTtl: 60 } },
     async (request) => {
       const { kind } = request.query as { kind: string };
-      const Failure =
-        kind === 'failed' ? UpstreamFailed : kind === 'unreachable' ? UpstreamUnreachable : UpstreamTimeout;
-      throw new Failure('test upstream failed', { kind });
+      const failureKind = kind === 'failed' ? 'unusable' : kind === 'unreachable' ? 'unreachable' : 'timeout';
+      throw new UpstreamFailure(failureKind, 'test upstream failed', { kind });
     },
   );
   app.post('/t/body', async (request) => ({ size: JSON.stringify(request.body).length }));

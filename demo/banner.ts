@@ -14,6 +14,10 @@ export interface DemoFakes {
   probeNetwork?: string;
   /** The proxy rule test's echo services (RULE_TEST_ORIGINS): this same service under its one-family hostnames. */
   ruleTestOrigins: string[];
+  /** The proxy-detection script's origin (INVISIBILITY_SCRIPT_ORIGIN). */
+  detectionScript?: string;
+  /** The in-depth DNS leak test's zone (DNS_LEAK_ZONE), on loopback. */
+  leakZone?: string;
   /** The OpenID provider (OIDC_ISSUER) and the demo account's login. */
   signIn?: { issuer: string; login: string };
 }
@@ -35,6 +39,8 @@ function browserFakes(fakes: DemoFakes): string[] {
     ...(fakes.signIn
       ? [`  · the sign-in provider: ${fakes.signIn.issuer}, as ${fakes.signIn.login} with any password`]
       : []),
+    ...(fakes.detectionScript ? [`  · the proxy-detection script: ${fakes.detectionScript}`] : []),
+    ...(fakes.leakZone ? [`  · the in-depth DNS leak test's zone: ${fakes.leakZone}`] : []),
     NOT_FAKED_LINE,
   ];
 }

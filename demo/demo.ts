@@ -10,6 +10,7 @@ import { startAllFakes } from '../test/support/fakes.js';
 import { demoBanner, type DemoFakes } from './banner.js';
 import { DEMO_OIDC_CLIENT, DEMO_USER, startOidcProvider, type RunningProvider } from './oidc-provider.js';
 import { demoPorts } from './ports.js';
+import { startDetectionScript } from './detection-script.js';
 import { startProbeNetwork } from './probe-network.js';
 import { startVisitorProxy } from './visitor-proxy.js';
 
@@ -33,6 +34,8 @@ const PORTS = ((): ReturnType<typeof demoPorts> => {
 const VISITOR_IP = process.env.DEMO_VISITOR_IP ?? '8.8.8.8';
 const VISITOR_IPV6 = process.env.DEMO_VISITOR_IPV6 ?? '2001:4860:4860::8888';
 const FRONT_LISTENING = /\bfront listener at /;
+// Browsers resolve every *.localhost name to loopback, without asking a resolver.
+const DEMO_LEAK_ZONE = 'leak.localhost';
 
 const fakes = await startAllFakes({
   http: PORTS.DEMO_UPSTREAM_PORT,
@@ -58,8 +61,16 @@ const probes =
 // The OpenID provider with the demo account, so the signed-in tools can be tried.
 const oidc: RunningProvider | undefined =
   process.env.OIDC_ISSUER === undefined ? await startOidcProvider(PORTS.DEMO_OIDC_PORT, site) : undefined;
+// The signed-in tools' browser side: the proxy-detection script, and a leak-test
+// zone whose names the browser looks up on loopback (the companion's answer is
+// the fake private API's fixture either way).
+const script =
+  process.env.INVISIBILITY_SCRIPT_ORIGIN === undefined ? await startDetectionScript(PORTS.DEMO_SCRIPT_PORT) : undefined;
+const leakZone = process.env.DNS_LEAK_ZONE === undefined ? DEMO_LEAK_ZONE : undefined;
 const demoFakes: DemoFakes = {
   probeNetwork: probes?.apiBase,
+  detectionScript: script?.origin,
+  leakZone,
   ruleTestOrigins: process.env.RULE_TEST_ORIGINS === undefined ? [v4Origin, v6Origin] : [],
   signIn: oidc && { issuer: oidc.issuer, login: DEMO_USER.sub },
 };
@@ -80,6 +91,8 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     // The proxy rule test asks this same service under its two one-family hostnames.
     ...(demoFakes.ruleTestOrigins.length ? { RULE_TEST_ORIGINS: demoFakes.ruleTestOrigins.join(',') } : {}),
     ...(probes ? { GLOBALPING_API_BASE: probes.apiBase } : {}),
+    ...(script ? { INVISIBILITY_SCRIPT_ORIGIN: script.origin } : {}),
+    ...(leakZone ? { DNS_LEAK_ZONE: leakZone } : {}),
     ...(oidc ? { OIDC_ISSUER: oidc.issuer, OIDC_CLIENT_ID: DEMO_OIDC_CLIENT } : {}),
   },
 });
@@ -119,7 +132,7 @@ void (async () => {
 })();
 
 async function stopAll(): Promise<void> {
-  await Promise.all([proxy.close(), v4Proxy.close(), v6Proxy.close(), probes?.close(), oidc?.close()]);
+  await Promise.all([proxy.close(), v4Proxy.close(), v6Proxy.close(), probes?.close(), script?.close(), oidc?.close()]);
   await fakes.close();
   await rm(dataDir, { recursive: true, force: true });
 }

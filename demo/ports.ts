@@ -15,6 +15,7 @@ export const DEMO_PORTS = {
   DEMO_WHOIS_PORT: { what: 'the fake WHOIS server', default: 18975 },
   DEMO_OIDC_PORT: { what: 'the OpenID Connect provider', default: 18976 },
   DEMO_PROBES_PORT: { what: "the stand-in for the probe network's API", default: 18977 },
+  DEMO_SCRIPT_PORT: { what: "the stand-in for the proxy-detection script's origin", default: 18978 },
 } as const;
 
 export type DemoPort = keyof typeof DEMO_PORTS;

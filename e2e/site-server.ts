@@ -50,8 +50,15 @@ async function stopped(child: ChildProcess): Promise<void> {
 const QUIET = { LOG_LEVEL: 'warn', LOAD_SHEDDING: 'false', SHUTDOWN_DRAIN_MS: '0' };
 
 // The third parties the pages call from the browser, as the specs fake them per test (e2e/third-party.ts),
-// in place of the demo's own stand-ins: Globalping's real API name, and the built-in echo services.
-const PER_TEST_THIRD_PARTIES = { GLOBALPING_API_BASE: 'https://api.globalping.io', RULE_TEST_ORIGINS: '' };
+// in place of the demo's own stand-ins: Globalping's API, the built-in echo services, the proxy-detection
+// script's origin and the leak-test zone by their real names, and no sign-in unless a spec starts a provider.
+const PER_TEST_THIRD_PARTIES = {
+  OIDC_ISSUER: '',
+  GLOBALPING_API_BASE: 'https://api.globalping.io',
+  RULE_TEST_ORIGINS: '',
+  INVISIBILITY_SCRIPT_ORIGIN: 'https://proxydetectjs.ipcheck.ing',
+  DNS_LEAK_ZONE: 'leak.ipcheck.ing',
+};
 
 /**
  * `npm run demo` on free ports: the real service on every loopback fake,

@@ -39,7 +39,7 @@ test('npm run demo ends its start with a banner whose addresses and three curl e
     void exit.then(() => reject(new Error(`the demo exited before its banner:\n${lines.join('\n')}`)));
   });
   const banner = lines.slice(lines.findIndex((l) => l.startsWith('netdiag-backend demo:')));
-  assert.ok(banner.length <= 16, 'a short banner');
+  assert.ok(banner.length <= 20, 'a short banner');
   assert.ok(!banner.some((l) => l.includes('127.0.0.1')), 'no address the Referer gate refuses');
   // The service's own listening lines come before the banner; the one to open is the proxy's, and no other.
   const offered = lines
@@ -75,12 +75,16 @@ test('npm run demo ends its start with a banner whose addresses and three curl e
       'the probe network (latency, traceroute, censorship)',
       "the proxy rule test's echo services",
       'the sign-in provider',
+      'the proxy-detection script',
+      "the in-depth DNS leak test's zone",
     ],
   );
   assert.ok(fakes[0]!.endsWith(`http://localhost:${ports.DEMO_PROBES_PORT}`), fakes[0]);
   assert.ok(fakes[1]!.includes(`http://ipv4-only.localhost:${ports.DEMO_IPV4_PORT}`), fakes[1]);
   assert.ok(fakes[1]!.includes(`http://ipv6-only.localhost:${ports.DEMO_IPV6_PORT}`), fakes[1]);
   assert.ok(fakes[2]!.includes(`http://localhost:${ports.DEMO_OIDC_PORT}, as ada-0001`), fakes[2]);
+  assert.ok(fakes[3]!.endsWith(`http://localhost:${ports.DEMO_SCRIPT_PORT}`), fakes[3]);
+  assert.ok(fakes[4]!.endsWith(': leak.localhost'), fakes[4]);
   const created = await request(`http://127.0.0.1:${ports.DEMO_PROBES_PORT}/v1/measurements`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -55,7 +55,7 @@ export function demoBanner(
   const site = `http://localhost:${ports.front}`;
   return [
     '',
-    'netdiag-backend demo: every upstream is a fake on this machine; no keys or internet needed.',
+    'netdiag-backend demo: every upstream of the service is a fake on this machine; no keys or internet needed.',
     siteBuilt ? `  the site:     ${site}/` : `  the site:     not built yet (npm run build), then ${site}/`,
     `  readiness:    ${site}/readyz`,
     `  (a loopback stand-in for a reverse proxy shows the site you as ${visitorIp})`,

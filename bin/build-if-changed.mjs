@@ -4,46 +4,11 @@
 // Plain JavaScript so it starts with Node alone: through tsx it would cost
 // more than the check itself.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inputsDigest, ROOT, STAMP } from './build-inputs.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-// What `npm run build` reads: the server's sources (tsconfig.build.json), the
-// site's (web/site: components, locales, index.html, Vite's config), and the
-// installed dependencies as the lock file names them.
-const INPUT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
-const INPUT_FOLDERS = ['datasets', 'lib', 'operations', 'plugins', 'routes', 'schemas', 'web'];
-const SKIPPED = new Set(['node_modules', 'dist']);
 const OUTPUTS = ['dist/server.js', 'dist/site/index.html'];
-const STAMP = join(ROOT, 'dist', '.build-inputs');
-
-/** @param {string} folder @returns {string[]} every file under `folder`, outside node_modules and dist, but docs */
-function filesUnder(folder) {
-  if (!existsSync(folder)) return [];
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    // A capability's README lives beside its code; no build reads it.
-    if (SKIPPED.has(entry.name) || entry.name.endsWith('.md')) return [];
-    const path = join(folder, entry.name);
-    return entry.isDirectory() ? filesUnder(path) : [path];
-  });
-}
-
-/** One digest of every input's path, size and modification time: any edit, addition or removal changes it. */
-function inputsDigest() {
-  const topLevel = readdirSync(ROOT).filter((name) => name.endsWith('.ts') || INPUT_FILES.includes(name));
-  const files = [
-    ...topLevel.map((name) => join(ROOT, name)),
-    ...INPUT_FOLDERS.flatMap((folder) => filesUnder(join(ROOT, folder))),
-  ];
-  const hash = createHash('sha256');
-  for (const file of files.sort()) {
-    const { size, mtimeMs } = statSync(file);
-    hash.update(`${relative(ROOT, file)}\0${size}\0${mtimeMs}\n`);
-  }
-  return hash.digest('hex');
-}
 
 /** @param {string} digest @returns {string | undefined} why a build is needed, or undefined */
 function whyBuild(digest) {
@@ -68,14 +33,11 @@ function build() {
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
 
-// Taken before building: an edit made while the build runs still counts as a change next time.
-const digest = inputsDigest();
-const reason = whyBuild(digest);
+const reason = whyBuild(inputsDigest());
 if (reason === undefined) {
   process.stdout.write('dist/ is up to date with the sources: no build (npm run build forces one)\n');
 } else {
   process.stdout.write(`building dist/ (${reason})\n`);
-  const code = await build();
-  if (code === 0) writeFileSync(STAMP, digest);
-  process.exitCode = code;
+  // The build records what it was made from itself (bin/build-stamp.mjs).
+  process.exitCode = await build();
 }

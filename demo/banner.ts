@@ -8,16 +8,59 @@ const REFERER = "-H 'Referer: http://localhost/'";
 /** The banner's line naming the addresses every fake source and registry holds data for. */
 export const DEMO_ADDRESSES_LINE = 'Addresses with demo data in every geolocation source and in WHOIS: ';
 
+/** The stand-ins for the third parties the site's pages call from the visitor's browser; undefined: a setting given to the demo names another. */
+export interface DemoFakes {
+  /** The probe network's API (GLOBALPING_API_BASE). */
+  probeNetwork?: string;
+  /** The proxy rule test's echo services (RULE_TEST_ORIGINS): this same service under its one-family hostnames. */
+  ruleTestOrigins: string[];
+  /** The proxy-detection script's origin (INVISIBILITY_SCRIPT_ORIGIN). */
+  detectionScript?: string;
+  /** The in-depth DNS leak test's zone (DNS_LEAK_ZONE), on loopback. */
+  leakZone?: string;
+  /** The OpenID provider (OIDC_ISSUER) and the demo account's login. */
+  signIn?: { issuer: string; login: string };
+}
+
+/** The banner's line before the browser's fakes. */
+export const BROWSER_FAKES_LINE = 'Stand-ins for what the pages call from your browser:';
+
+/** What the pages still call on the internet: no setting points the site elsewhere for them. */
+export const NOT_FAKED_LINE =
+  '  not faked (they need the internet): the connectivity targets, the DNS-leak providers, the STUN servers';
+
+function browserFakes(fakes: DemoFakes): string[] {
+  return [
+    BROWSER_FAKES_LINE,
+    ...(fakes.probeNetwork ? [`  · the probe network (latency, traceroute, censorship): ${fakes.probeNetwork}`] : []),
+    ...(fakes.ruleTestOrigins.length
+      ? [`  · the proxy rule test's echo services: this service at ${fakes.ruleTestOrigins.join(' and ')}`]
+      : []),
+    ...(fakes.signIn
+      ? [`  · the sign-in provider: ${fakes.signIn.issuer}, as ${fakes.signIn.login} with any password`]
+      : []),
+    ...(fakes.detectionScript ? [`  · the proxy-detection script: ${fakes.detectionScript}`] : []),
+    ...(fakes.leakZone ? [`  · the in-depth DNS leak test's zone: ${fakes.leakZone}`] : []),
+    NOT_FAKED_LINE,
+  ];
+}
+
 /** `siteBuilt`: whether the front listener has a built site to serve (else it answers a 503 page that says so). */
-export function demoBanner(ports: { api: string; front: string }, siteBuilt: boolean, visitorIp: string): string {
+export function demoBanner(
+  ports: { api: string; front: string },
+  siteBuilt: boolean,
+  visitorIp: string,
+  fakes: DemoFakes,
+): string {
   const site = `http://localhost:${ports.front}`;
   return [
     '',
-    'netdiag-backend demo: every upstream is a fake on this machine; no keys or internet needed.',
+    'netdiag-backend demo: every upstream of the service is a fake on this machine; no keys or internet needed.',
     siteBuilt ? `  the site:     ${site}/` : `  the site:     not built yet (npm run build), then ${site}/`,
     `  readiness:    ${site}/readyz`,
     `  (a loopback stand-in for a reverse proxy shows the site you as ${visitorIp})`,
     `${DEMO_ADDRESSES_LINE}${DEMO_ADDRESSES.join(', ')}`,
+    ...browserFakes(fakes),
     'The API answers pages of the site, so a call needs their Referer:',
     `  curl ${REFERER} http://localhost:${ports.api}/api/configs`,
     `  curl ${REFERER} '${site}/api/geo-local?ip=8.8.8.8'`,

@@ -1,6 +1,6 @@
 import type { Page, Request } from '@playwright/test';
 import { expect, test } from './fixtures.js';
-import { E2E_USER } from './oidc-provider.js';
+import { DEMO_USER } from '../demo/oidc-provider.js';
 import { bearerClaims, issuer, menuButton, signInAtProvider, withoutProviderFonts } from './sign-in-steps.js';
 import { KEPT_IN_BROWSER, type StorageArea } from '../web/site/src/lib/storage-keys.js';
 
@@ -75,7 +75,7 @@ test('ticking the security checklist unlocks Surface check, Halfway there and Fu
   expect(sent()).toEqual(['SurfaceCheck', 'HalfwayThere', 'FullySecured']);
   for (const request of unlocks) {
     expect(request.method()).toBe('PUT');
-    expect(bearerClaims(request)).toMatchObject({ iss: issuer(), sub: E2E_USER.sub });
+    expect(bearerClaims(request)).toMatchObject({ iss: issuer(), sub: DEMO_USER.sub });
   }
 
   // The profile, reached inside the page, shows them unlocked.

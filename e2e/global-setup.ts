@@ -1,5 +1,5 @@
 import { freePorts } from '../test/support/free-ports.js';
-import { E2E_OIDC_CLIENT, startOidcProvider } from './oidc-provider.js';
+import { DEMO_OIDC_CLIENT, startOidcProvider } from '../demo/oidc-provider.js';
 import { startSite } from './site-server.js';
 import { createStunNetwork, shareStunNetwork } from './stun-network.js';
 
@@ -18,10 +18,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const removeStun = async () => (stun instanceof Error ? undefined : stun.remove());
   const [oidcPort = 0] = await freePorts(1);
   const issuer = `http://localhost:${oidcPort}`;
-  const site = await startSite({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: E2E_OIDC_CLIENT }).catch(async (err: unknown) => {
-    await removeStun();
-    throw err;
-  });
+  const site = await startSite({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: DEMO_OIDC_CLIENT }).catch(
+    async (err: unknown) => {
+      await removeStun();
+      throw err;
+    },
+  );
   const oidc = await startOidcProvider(oidcPort, site.url).catch(async (err: unknown) => {
     await site.stop();
     await removeStun();

@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { shareAndOpen } from './store-report.js';
 import { expect, screenshots, tabTo, test } from './fixtures.js';
 import { json, type ThirdParty } from './third-party.js';
+import { MTR_OUTPUT, pingResult, probe } from '../demo/probe-network.js';
 
 // The latency, traceroute and censorship pages against a fake Globalping on
 // loopback (e2e/third-party.ts): the browser's preflight, the POST (202 with
@@ -50,14 +51,6 @@ function fakeGlobalping(thirdParty: ThirdParty, plan: Plan): { posted: () => unk
   return { posted: () => posted };
 }
 
-const probe = (country: string, city: string, network: string, asn: number) => ({
-  continent: 'EU',
-  country,
-  city,
-  asn,
-  network,
-  tags: [],
-});
 const DE = probe('DE', 'Frankfurt', 'Hetzner Online GmbH', 24940);
 const US = probe('US', 'Ashburn', 'Amazon.com, Inc.', 14618);
 const running = (probes: object[]) => ({
@@ -72,18 +65,6 @@ const done = (results: Array<{ probe: object; result: object }>) => ({
   status: 200,
   body: { id: ID, status: 'finished', results },
 });
-const pingResult = (min: number, avg: number, max: number, rcv = 8) => ({
-  status: 'finished',
-  rawOutput: 'PING example.com',
-  stats: { min, avg, max, total: 8, rcv, drop: 8 - rcv, loss: ((8 - rcv) / 8) * 100 },
-});
-const MTR_DE = [
-  'Host                                          Loss% Drop Rcv   Avg  StDev  Javg',
-  ' 1. AS???    _gateway (172.31.1.1)               0.0%    0   3   0.4    0.1   0.1',
-  ' 2. AS24940  core21.fsn1.hetzner.com (213.239.229.1)  0.0%    0   3   0.9    0.2   0.2',
-  ' 3. (waiting for reply)',
-  ' 4. AS13335  one.one.one.one (1.1.1.1)          0.0%    0   3   5.1    0.1   0.1',
-].join('\n');
 
 const GOOD_PING: Plan = {
   polls: [
@@ -151,7 +132,7 @@ test('traceroute: one collapsible route per probe with its hops, shared through 
   thirdParty,
 }) => {
   const globalping = fakeGlobalping(thirdParty, {
-    polls: [running([DE]), done([{ probe: DE, result: { status: 'finished', rawOutput: MTR_DE } }])],
+    polls: [running([DE]), done([{ probe: DE, result: { status: 'finished', rawOutput: MTR_OUTPUT } }])],
   });
   await runFrom(page, '/traceroute', 'one.one.one.one');
   await expect(page.getByRole('status').filter({ hasText: 'Done: 1 of 7 probes answered.' })).toBeVisible();

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { shareAndOpen } from './store-report.js';
 import { expect, screenshots, tabTo, test, type Watch } from './fixtures.js';
 import type { ThirdParty } from './third-party.js';
-import { E2E_USER } from './oidc-provider.js';
+import { DEMO_USER } from '../demo/oidc-provider.js';
 import { demoIdToken, issuer, signInAtProvider, withoutProviderFonts } from './sign-in-steps.js';
 import { DEMO_TOKENS } from '../test/support/fake-routes/private-tools.js';
 
@@ -135,7 +135,7 @@ test.describe('in-depth DNS leak', () => {
     await page.keyboard.press('Enter');
     await signInAtProvider(page);
     await page.waitForURL('**/dnsdeep');
-    await expect(page.getByRole('button', { name: `Signed in as ${E2E_USER.name}` })).toBeVisible();
+    await expect(page.getByRole('button', { name: `Signed in as ${DEMO_USER.name}` })).toBeVisible();
 
     // The same page, now run with the provider's token.
     const asked = page.waitForRequest((request) => request.url().includes('/api/dnsleaktest/session/'));

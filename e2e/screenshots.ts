@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { writeContactSheets, type Sheet } from './contact-sheets.js';
-import { E2E_OIDC_CLIENT, startOidcProvider } from './oidc-provider.js';
+import { DEMO_OIDC_CLIENT, startOidcProvider } from '../demo/oidc-provider.js';
 import { CHROMIUM, CHROMIUM_ARGS } from './playwright.config.js';
 import { shotPages, toolSlugs, type ShotPage } from './screenshot-pages.js';
 import { overflowFindings, rawKeys, sameAsEnglish, visibleTexts } from './shot-checks.js';
@@ -80,7 +80,7 @@ if (LANGS.includes('zh-CN') && !hasChineseFont()) {
 }
 
 const [oidcPort = 0] = await freePorts(1);
-const site = await startSite({ OIDC_ISSUER: `http://localhost:${oidcPort}`, OIDC_CLIENT_ID: E2E_OIDC_CLIENT });
+const site = await startSite({ OIDC_ISSUER: `http://localhost:${oidcPort}`, OIDC_CLIENT_ID: DEMO_OIDC_CLIENT });
 const oidc = await startOidcProvider(oidcPort, site.url);
 const thirdParty = await startThirdParty(THIRD_PARTY);
 answerTools(thirdParty);

@@ -1,7 +1,7 @@
 import type { Page, Request } from '@playwright/test';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import { expect } from './fixtures.js';
-import { E2E_OIDC_CLIENT, E2E_USER } from './oidc-provider.js';
+import { DEMO_OIDC_CLIENT, DEMO_USER } from '../demo/oidc-provider.js';
 
 // The steps of a sign-in against the real provider the global set-up starts (oidc-provider, its issuer in
 // E2E_OIDC_ISSUER), shared by the specs that sign a visitor in.
@@ -18,7 +18,7 @@ export async function demoIdToken(sub: string): Promise<string> {
   return new SignJWT({ sub })
     .setProtectedHeader({ alg: 'RS256', kid: jwk.kid })
     .setIssuer(issuer())
-    .setAudience(E2E_OIDC_CLIENT)
+    .setAudience(DEMO_OIDC_CLIENT)
     .setIssuedAt()
     .setExpirationTime('1h')
     .sign(await importJWK(jwk, 'RS256'));
@@ -32,7 +32,7 @@ export async function withoutProviderFonts(page: Page): Promise<void> {
 /** The provider's dev login page (any password), then its consent page. */
 export async function signInAtProvider(page: Page): Promise<void> {
   await page.waitForURL(`${issuer()}/**`);
-  await page.locator('input[name="login"]').fill(E2E_USER.sub);
+  await page.locator('input[name="login"]').fill(DEMO_USER.sub);
   await page.locator('input[name="password"]').fill('any password');
   await page.getByRole('button', { name: 'Sign-in' }).click();
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -45,4 +45,4 @@ export function bearerClaims(request: Request): Record<string, unknown> {
   return JSON.parse(Buffer.from(match![2]!, 'base64url').toString('utf8')) as Record<string, unknown>;
 }
 
-export const menuButton = (page: Page) => page.getByRole('button', { name: `Signed in as ${E2E_USER.name}` });
+export const menuButton = (page: Page) => page.getByRole('button', { name: `Signed in as ${DEMO_USER.name}` });

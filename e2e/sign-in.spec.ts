@@ -1,5 +1,5 @@
 import { expect, screenshots, tabTo, test } from './fixtures.js';
-import { E2E_OIDC_CLIENT, E2E_USER } from './oidc-provider.js';
+import { DEMO_OIDC_CLIENT, DEMO_USER } from '../demo/oidc-provider.js';
 import { bearerClaims, issuer, menuButton, signInAtProvider, withoutProviderFonts } from './sign-in-steps.js';
 
 // Sign-in against a real OpenID Connect provider on loopback (oidc-provider,
@@ -29,7 +29,7 @@ test('a visitor signs in at the provider, sees the profile, unlocks an achieveme
   await page.waitForURL('**/connectivity');
   await expect(menuButton(page)).toBeVisible();
   const claims = bearerClaims(await profileAsked);
-  expect(claims).toMatchObject({ iss: issuer(), aud: E2E_OIDC_CLIENT, sub: E2E_USER.sub, name: E2E_USER.name });
+  expect(claims).toMatchObject({ iss: issuer(), aud: DEMO_OIDC_CLIENT, sub: DEMO_USER.sub, name: DEMO_USER.name });
 
   // /signed-in again (a reload, Back): nothing to finish, the visitor is signed in and sees the profile.
   await page.goto('/signed-in');
@@ -45,7 +45,7 @@ test('a visitor signs in at the provider, sees the profile, unlocks an achieveme
   const put = await unlock;
   expect(put.method()).toBe('PUT');
   expect(put.postDataJSON()).toEqual({ achievement: 'AddSweetAdd' });
-  expect(bearerClaims(put)).toMatchObject({ iss: issuer(), sub: E2E_USER.sub });
+  expect(bearerClaims(put)).toMatchObject({ iss: issuer(), sub: DEMO_USER.sub });
   await expect(page.getByRole('status').filter({ hasText: 'Achievement unlocked: Add, sweet add' })).toBeVisible();
 
   // The menu by keyboard: open it, Tab to the profile, follow it.
@@ -59,8 +59,8 @@ test('a visitor signs in at the provider, sees the profile, unlocks an achieveme
 
   const main = page.getByRole('main');
   await expect(main.getByRole('heading', { level: 1 })).toHaveText('Your profile');
-  await expect(main).toContainText(E2E_USER.name);
-  await expect(main).toContainText(E2E_USER.email);
+  await expect(main).toContainText(DEMO_USER.name);
+  await expect(main).toContainText(DEMO_USER.email);
   await expect(main.locator('.row').filter({ hasText: 'Level' })).toContainText('Standard');
   await expect(main.locator('.row').filter({ hasText: 'Tests run while signed in' })).toContainText('137');
   await expect(main.getByRole('row').filter({ hasText: 'Proxy detection' })).toContainText(/3\s*20/);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePorts } from '../test/support/free-ports.js';
+import { DEMO_PORTS, demoPortsEnv } from '../demo/ports.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const START_LIMIT_MS = 90_000;
@@ -48,28 +49,44 @@ async function stopped(child: ChildProcess): Promise<void> {
 // No drain on SIGTERM: no load balancer watches a test's service, so stopping it need not wait.
 const QUIET = { LOG_LEVEL: 'warn', LOAD_SHEDDING: 'false', SHUTDOWN_DRAIN_MS: '0' };
 
+// The third parties the pages call from the browser, as the specs fake them per test (e2e/third-party.ts),
+// in place of the demo's own stand-ins: Globalping's API, the built-in echo services, the proxy-detection
+// script's origin and the leak-test zone by their real names, and no sign-in unless a spec starts a provider.
+const PER_TEST_THIRD_PARTIES = {
+  OIDC_ISSUER: '',
+  GLOBALPING_API_BASE: 'https://api.globalping.io',
+  RULE_TEST_ORIGINS: '',
+  INVISIBILITY_SCRIPT_ORIGIN: 'https://proxydetectjs.ipcheck.ing',
+  DNS_LEAK_ZONE: 'leak.ipcheck.ing',
+};
+
 /**
  * `npm run demo` on free ports: the real service on every loopback fake,
  * opened through the proxy that presents the browser as 8.8.8.8. Resolves once
  * the site and the API answer. `env` adds settings (a spec that needs another
- * configuration starts its own).
+ * configuration starts its own). The pages' third parties are the specs' own
+ * fakes; `startDemo` keeps the demo's.
  */
 export async function startSite(env: Record<string, string> = {}): Promise<RunningSite> {
-  const [api = 0, front = 0] = await freePorts(2);
+  return startDemo({ ...PER_TEST_THIRD_PARTIES, ...env });
+}
+
+/** `npm run demo` as a newcomer runs it, with its own stand-ins for the pages' third parties, on free ports. */
+export async function startDemo(env: Record<string, string> = {}): Promise<RunningSite> {
+  const ports = demoPortsEnv(await freePorts(Object.keys(DEMO_PORTS).length));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
       ...QUIET,
-      BACKEND_PORT: String(api),
-      FRONTEND_PORT: String(front),
+      ...ports,
       // The speed tool's Cloudflare option, so its tests reach it (speed.cloudflare.com is the third-party fake).
       SPEEDTEST_CLOUDFLARE: 'true',
       ...env,
     },
   });
-  const url = `http://localhost:${front}`;
+  const url = `http://localhost:${ports.FRONTEND_PORT}`;
   await answering(child, url);
   return { url, stop: () => stopped(child) };
 }

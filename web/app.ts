@@ -13,7 +13,7 @@ import { lookup, type MemoryCaps } from './site-files.js';
 import { plainHttpOrigins, scriptOrigins, SITE_SETTINGS_PATH, SiteSettings, siteSettings } from './site-settings.js';
 import operations from '../operations/index.js';
 import openapi from '../openapi/index.js';
-import commandLine, { answerInListener, faceRequest } from './command-line/index.js';
+import commandLine, { answerInListener, answerNotServed, faceRequest } from './command-line/index.js';
 import speedRoutes from './speed/index.js';
 
 /** Where `npm run build` writes the site (Vite's output, then its .br and .gz variants). */
@@ -116,7 +116,9 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
   });
   const answerSite = (request: FastifyRequest, reply: FastifyReply) => {
     const current = site.current;
-    const file = lookup(current, request.url) ?? (isNavigation(request.url) ? current.fallback : undefined);
+    const found = lookup(current, request.url);
+    if (!found && isNavigation(request.url) && answerNotServed(request, reply)) return;
+    const file = found ?? (isNavigation(request.url) ? current.fallback : undefined);
     if (file) {
       reply.hijack();
       return sendSiteFile(request.raw, reply.raw, file, (err) =>

@@ -126,6 +126,27 @@ test("a browser's navigation to each path gets the site's index.html", async () 
   assert.equal((await front.get('/')).headers['cache-control'], 'no-cache', "/ is still the site's own file");
 });
 
+test("a path the face does not serve: a command-line client gets the face's one-line 404, a browser the site", async () => {
+  for (const path of ['/no-such-path', '/dns', '/ip/8.8.8.8', '/json/8.8.8.8?ip=8.8.8.8']) {
+    for (const tool of TOOLS) {
+      const res = await front.get(path, { ...tool, ...FROM_GOOGLE });
+      assert.equal(res.status, 404, `${path} ${tool['user-agent']}`);
+      assert.equal(res.text, 'Not Found\n', path);
+      assert.equal(res.headers['content-type'], 'text/plain; charset=utf-8', path);
+      assertPerCaller(res, path);
+    }
+    const json = await front.get(path, { ...JSON_CLIENT, ...FROM_GOOGLE });
+    assert.equal(json.status, 404, path);
+    assert.deepEqual(JSON.parse(json.text), { error: 'Not Found' }, path);
+    const page = await front.get(path, { ...NAVIGATION, ...FROM_GOOGLE });
+    assert.equal(page.status, 200, `${path}: a browser still gets the site`);
+    assert.equal(page.text, INDEX_HTML, path);
+  }
+  const head = await front.get('/no-such-path', CURL, 'HEAD');
+  assert.equal(head.status, 404);
+  assert.equal(head.text, '');
+});
+
 test('HEAD: the headers GET would send, no body', async () => {
   const res = await front.get('/city', { ...CURL, ...FROM_GOOGLE }, 'HEAD');
   assert.equal(res.status, 200);

@@ -7,18 +7,19 @@ import { request } from 'undici';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { freePorts } from '../support/free-ports.js';
 import { DEMO_ADDRESSES } from '../support/fake-routes/demo-addresses.js';
-import { DEMO_ADDRESSES_LINE } from '../../demo/banner.js';
+import { BROWSER_FAKES_LINE, DEMO_ADDRESSES_LINE, NOT_FAKED_LINE } from '../../demo/banner.js';
+import { DEMO_PORTS, demoPortsEnv } from '../../demo/ports.js';
 
 const LAST_LINE = 'Ctrl-C stops it.';
 
 test('npm run demo ends its start with a banner whose addresses and three curl examples work as printed, naming the demo addresses', async (t) => {
-  const [api, front] = (await freePorts(2)) as [number, number];
+  const ports = demoPortsEnv(await freePorts(Object.keys(DEMO_PORTS).length));
+  const [api, front] = [Number(ports.BACKEND_PORT), Number(ports.FRONTEND_PORT)];
   const demo = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
     cwd: APP_ROOT,
     env: {
       PATH: process.env.PATH ?? '',
-      BACKEND_PORT: String(api),
-      FRONTEND_PORT: String(front),
+      ...ports,
       LOG_FORMAT: 'json',
       LOAD_SHEDDING: 'false',
     },
@@ -38,7 +39,7 @@ test('npm run demo ends its start with a banner whose addresses and three curl e
     void exit.then(() => reject(new Error(`the demo exited before its banner:\n${lines.join('\n')}`)));
   });
   const banner = lines.slice(lines.findIndex((l) => l.startsWith('netdiag-backend demo:')));
-  assert.ok(banner.length <= 10, 'a short banner');
+  assert.ok(banner.length <= 20, 'a short banner');
   assert.ok(!banner.some((l) => l.includes('127.0.0.1')), 'no address the Referer gate refuses');
   // The service's own listening lines come before the banner; the one to open is the proxy's, and no other.
   const offered = lines
@@ -66,6 +67,36 @@ test('npm run demo ends its start with a banner whose addresses and three curl e
   const named = banner.find((l) => l.startsWith(DEMO_ADDRESSES_LINE));
   assert.deepEqual(named?.slice(DEMO_ADDRESSES_LINE.length).split(', '), [...DEMO_ADDRESSES]);
 
+  // Each stand-in for a browser's third party is named with what it stands for, on the port its setting gave.
+  const fakes = banner.slice(banner.indexOf(BROWSER_FAKES_LINE) + 1, banner.indexOf(NOT_FAKED_LINE));
+  assert.deepEqual(
+    fakes.map((l) => /^ {2}· ([^:]+):/.exec(l)?.[1]),
+    [
+      'the probe network (latency, traceroute, censorship)',
+      "the proxy rule test's echo services",
+      'the sign-in provider',
+      'the proxy-detection script',
+      "the in-depth DNS leak test's zone",
+    ],
+  );
+  assert.ok(fakes[0]!.endsWith(`http://localhost:${ports.DEMO_PROBES_PORT}`), fakes[0]);
+  assert.ok(fakes[1]!.includes(`http://ipv4-only.localhost:${ports.DEMO_IPV4_PORT}`), fakes[1]);
+  assert.ok(fakes[1]!.includes(`http://ipv6-only.localhost:${ports.DEMO_IPV6_PORT}`), fakes[1]);
+  assert.ok(fakes[2]!.includes(`http://localhost:${ports.DEMO_OIDC_PORT}, as ada-0001`), fakes[2]);
+  assert.ok(fakes[3]!.endsWith(`http://localhost:${ports.DEMO_SCRIPT_PORT}`), fakes[3]);
+  assert.ok(fakes[4]!.endsWith(': leak.localhost'), fakes[4]);
+  const created = await request(`http://127.0.0.1:${ports.DEMO_PROBES_PORT}/v1/measurements`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'ping', target: 'example.com', locations: [{ country: 'DE' }] }),
+  });
+  assert.equal(created.statusCode, 202, await created.body.text());
+  const discovery = await request(`http://localhost:${ports.DEMO_OIDC_PORT}/.well-known/openid-configuration`);
+  assert.equal(
+    ((await discovery.body.json()) as { issuer: string }).issuer,
+    `http://localhost:${ports.DEMO_OIDC_PORT}`,
+  );
+
   const curls = banner.filter((l) => l.trim().startsWith('curl '));
   assert.equal(curls.length, 3);
   const listeners = new Set<string>();
@@ -81,4 +112,20 @@ test('npm run demo ends its start with a banner whose addresses and three curl e
     listeners.add(new URL(url).port);
   }
   assert.deepEqual([...listeners].sort(), [String(api), String(front)].sort(), 'the examples show both listeners');
+});
+
+test('a demo port that is not a port stops the demo, naming the setting and what it is for', async () => {
+  const demo = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
+    cwd: APP_ROOT,
+    env: { PATH: process.env.PATH ?? '', DEMO_PROBES_PORT: 'eighty' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let said = '';
+  demo.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
+  const [code] = (await once(demo, 'exit')) as [number | null];
+  assert.notEqual(code, 0);
+  assert.match(
+    said,
+    /DEMO_PROBES_PORT must be a port number from 1 to 65535 \(the stand-in for the probe network's API\), not "eighty"/,
+  );
 });

@@ -14,6 +14,8 @@ import { APP_ROOT } from '../../lib/app-root.js';
 
 const run = promisify(execFile);
 const LAUNCHER = 'bin/build-if-changed.mjs';
+// The launcher and the build's own first and last steps, which it shares the inputs' digest with.
+const BIN = [LAUNCHER, 'bin/build-inputs.mjs', 'bin/build-stamp.mjs'];
 // Generous: a process told to stop exits in well under a second, even on a busy machine.
 const GONE_WITHIN_MS = 15_000;
 
@@ -57,11 +59,12 @@ async function project(t: TestContext): Promise<string> {
   const real = JSON.parse(await readFile(join(APP_ROOT, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const scripts = { prestart: real.scripts.prestart, start: real.scripts.start, build: 'node fake-build.mjs' };
+  const { prestart, start, prebuild, postbuild } = real.scripts;
+  const scripts = { prestart, start, prebuild, build: 'node fake-build.mjs', postbuild };
   await writeFile(join(root, 'package.json'), JSON.stringify({ name: 'start-test', private: true, scripts }));
   await writeFile(join(root, 'fake-build.mjs'), FAKE_BUILD);
   await mkdir(join(root, 'bin'));
-  await copyFile(join(APP_ROOT, LAUNCHER), join(root, LAUNCHER));
+  for (const file of BIN) await copyFile(join(APP_ROOT, file), join(root, file));
   for (const file of [...INPUTS, ...NOT_INPUTS]) {
     await mkdir(dirname(join(root, file)), { recursive: true });
     await writeFile(join(root, file), `${file}\n`);
@@ -131,6 +134,35 @@ test('npm start builds only when a source the build reads changed since the last
   await rm(join(root, 'dist/site/index.html'));
   assert.match((await launch(root)).output, /no complete build/);
   assert.equal(await builds(root), ++expected, 'the site missing from dist/: built');
+});
+
+/** Runs `npm run build` as an operator does, outside npm start. */
+async function npmRunBuild(root: string, env: Record<string, string> = {}): Promise<number> {
+  try {
+    await run('npm', ['run', 'build'], { cwd: root, env: cleanEnv(env) });
+    return 0;
+  } catch (err) {
+    return (err as { code: number }).code;
+  }
+}
+
+test('npm start after npm run build on an unchanged tree starts without building again', async (t) => {
+  const root = await project(t);
+  assert.equal(await npmRunBuild(root), 0);
+  assert.equal(await builds(root), 1);
+  const started = await launch(root);
+  assert.match(started.output, /dist\/ is up to date with the sources: no build/);
+  assert.equal(await builds(root), 1, 'the build npm run build made is the one npm start uses');
+
+  await touch(join(root, 'lib/thing.ts'), 10);
+  assert.equal(await npmRunBuild(root), 0);
+  await launch(root);
+  assert.equal(await builds(root), 2, 'a source changed, then built by hand: not built again');
+
+  await touch(join(root, 'lib/thing.ts'), 20);
+  assert.notEqual(await npmRunBuild(root, { FAIL_BUILD: '1' }), 0);
+  assert.match((await launch(root)).output, /the sources changed since the last build/);
+  assert.equal(await builds(root), 4, 'a failed npm run build leaves no record: npm start builds');
 });
 
 test('a failed build fails npm start and is tried again at the next start', async (t) => {

@@ -137,7 +137,7 @@ test("a summary's last reason keeps no secret: the logger scrubs it as every lin
   assert.ok(!logs.text.includes('s3cret-licence-key'), logs.text);
 });
 
-test('with LOG_HTTP, the access line of an upstream failure is a warning, and no line is an error', async () => {
+test("with LOG_HTTP, the access line of an upstream failure is an error, as the spec says of a 5xx; its cause is the failure log's warning", async () => {
   const { app, logs } = await buildTestApi({ ...(await closedUpstreams()), LOG_HTTP: 'true' });
   const fetch = await overHttp(app);
   for (let i = 0; i < 3; i++) assert.equal((await fetch(`/api/geo-free-a?ip=8.8.${i}.8`)).statusCode, 500);
@@ -146,14 +146,19 @@ test('with LOG_HTTP, the access line of an upstream failure is a warning, and no
   assert.deepEqual(
     access.map((l) => [l.statusCode, l.level]),
     [
-      [500, 40],
-      [500, 40],
-      [500, 40],
+      [500, 50],
+      [500, 50],
+      [500, 50],
     ],
   );
   assert.deepEqual(
-    logs.lines.filter((l) => Number(l.level) >= 50),
+    logs.lines.filter((l) => Number(l.level) >= 50 && l.msg !== 'request completed'),
     [],
+    'the failure itself is a warning',
+  );
+  assert.ok(
+    logs.lines.some((l) => Number(l.level) === 40 && l.msg !== 'request completed'),
+    'the failure is logged as a warning',
   );
 });
 

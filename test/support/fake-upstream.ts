@@ -80,13 +80,13 @@ export class FakeUpstream {
     });
   }
 
-  static async start(): Promise<FakeUpstream> {
-    return new FakeUpstream().listen();
+  static async start(port = 0): Promise<FakeUpstream> {
+    return new FakeUpstream().listen(port);
   }
 
-  /** Listens on a free loopback port. */
-  async listen(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on loopback at `port`, or a free port. */
+  async listen(port = 0): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     return this;
   }
 

@@ -26,12 +26,12 @@ export class FakeWhois {
 
   private readonly server: Server = createServer((socket) => this.accept(socket));
 
-  static async start(): Promise<FakeWhois> {
-    return new FakeWhois().listen();
+  static async start(port = 0): Promise<FakeWhois> {
+    return new FakeWhois().listen(port);
   }
 
-  async listen(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  async listen(port = 0): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     return this;
   }
 

@@ -33,13 +33,20 @@ export interface AllFakes {
   close(): Promise<void>;
 }
 
+/** Where the fakes listen on loopback; a port left out is a free one. */
+export interface FakePorts {
+  http?: number;
+  dns?: number;
+  whois?: number;
+}
+
 /** Every upstream faked on loopback with success answers (HTTP, plain DNS, port-43 WHOIS): the offline demo and its test. */
-export async function startAllFakes(): Promise<AllFakes> {
-  const http = await FakeUpstream.start();
+export async function startAllFakes(ports: FakePorts = {}): Promise<AllFakes> {
+  const http = await FakeUpstream.start(ports.http);
   registerAllFakeRoutes(http);
-  const dns = await FakeDns.start();
+  const dns = await FakeDns.start(0, ports.dns);
   registerExampleCom(dns);
-  const whois = await FakeWhois.start();
+  const whois = await FakeWhois.start(ports.whois);
   registerWhoisReplies(whois);
   return {
     http,

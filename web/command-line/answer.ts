@@ -33,6 +33,13 @@ export function tooManyRequests(path: FacePath, asked: Format): Answer {
     : line(429, TOO_MANY);
 }
 
+const NOT_FOUND = 'Not Found';
+
+/** A path the face does not serve (nor the site, as a file): its 404 in the face's form, rather than the site's page. */
+export function notServed(asked: Format): Answer {
+  return failure(asked, 404, NOT_FOUND);
+}
+
 /** A failure of our own (a bug, a database that cannot be read): the service's fixed words, nothing of the cause. */
 export function internalFailure(path: FacePath, asked: Format): Answer {
   return failure(formatOf(path, asked), 500, INTERNAL_ERROR);

@@ -5,7 +5,7 @@ import { callerAddress, clientIp } from '../../lib/client-ip.js';
 import type { LentToFront } from '../../lib/lent-to-front.js';
 import clientIpSlots from '../../plugins/client-ip.js';
 import { TooManyRequests } from '../../plugins/rate-limit.js';
-import { answerFor, internalFailure, ipParameter, tooManyRequests, type Answer } from './answer.js';
+import { answerFor, internalFailure, ipParameter, notServed, tooManyRequests, type Answer } from './answer.js';
 import { commandLineFormat } from './client.js';
 import { FACE_PATHS, type FaceRequest } from './paths.js';
 import { AddressQuery, jsonAnswers, lineAnswers, rootAnswers } from './schemas.js';
@@ -57,6 +57,20 @@ function answerOrFailure(
     log.error({ err, url }, 'request failed');
     return internalFailure(path, format);
   }
+}
+
+/**
+ * Answers a command-line client's request for a path neither the face nor
+ * the site's files serve with the face's one-line 404, and says so: the
+ * site's page (a 200 for any path) would tell a script its URL was right.
+ * False for everyone else, whom the site answers.
+ */
+export function answerNotServed(request: FastifyRequest, reply: FastifyReply): boolean {
+  const format = commandLineFormat(request.headers);
+  if (!format) return false;
+  reply.hijack();
+  sendAnswer(reply.raw, notServed(format));
+  return true;
 }
 
 /**

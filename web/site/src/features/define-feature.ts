@@ -1,21 +1,41 @@
 import type { Component } from 'vue';
 import type { ReportSectionId } from '../lib/report-sections';
 
+type View = () => Promise<{ default: Component }>;
+
+/** The navigation's groups, in the order it shows them. */
+export const NAV_GROUPS = ['tests', 'lookups', 'about'] as const;
+export type NavGroup = (typeof NAV_GROUPS)[number];
+
 /**
- * A tool of the site: a folder of its own under tools/ (its page, its
- * measuring code, its report section, its strings), found by its `tool.ts`
- * (tools/registry.ts), so adding a tool touches no shared file but the main
- * languages' navigation label (`nav.<slug>`). `tool.ts` stays tiny: it is in
- * the first page's bundle; everything it points to loads on demand.
+ * A page of the site: a folder of its own under features/ (its page, its code,
+ * its report view, its texts in strings/), found by its `feature.ts`
+ * (features/registry.ts), so adding one touches no shared file but the
+ * languages' navigation label (`nav.<name>`) when it is listed there. The
+ * router, the navigation, the report's sections and the privacy page's list
+ * all read the registry. `feature.ts` stays tiny: every one of them is in the
+ * first page's bundle; everything it points to loads on demand.
  */
-export interface Tool {
-  /** The page's route name, its path (`/<slug>`) and its strings' namespace. */
-  slug: string;
-  /** Where the navigation lists it, smaller first. */
-  order: number;
-  page: () => Promise<{ default: Component }>;
-  /** The report section the tool fills, and the view `/r/<id>` shows it with. */
-  report?: { section: ReportSectionId; view: () => Promise<{ default: Component }> };
+export interface Feature {
+  /** The route's name and its texts' namespace: `strings/<locale>.json` become `<name>.<key>`. */
+  name: string;
+  /** The route's path, in vue-router's syntax. */
+  path: string;
+  page: View;
+  /** The message titling the page; `<name>.title` when absent. */
+  title?: string;
+  /** Its link in the navigation (to `path` up to its first parameter), smaller order first; none when absent. */
+  nav?: { group: NavGroup; order: number; label?: string };
+  /** The report section it fills, where the report lists it (smaller first), and the view `/r/<id>` shows it with. */
+  report?: { section: ReportSectionId; order: number; view: View };
+  /**
+   * Who, beside this server, its page talks to, as the privacy page says it:
+   * its line among the in-browser tests (`privacy.tools.<key>`), or 'server'
+   * when only this server is asked (the privacy page's first section).
+   */
+  privacy?: { browser: string } | 'server';
+  /** Other folders whose texts it shows too (features/globalping holds what several pages share). */
+  uses?: readonly string[];
 }
 
-export const defineTool = (tool: Tool): Tool => tool;
+export const defineFeature = (feature: Feature): Feature => feature;

@@ -2,38 +2,46 @@ import { i18n, onLocaleApplied, type Locale } from '../i18n';
 
 type Messages = Record<string, unknown>;
 
-// Each tool's texts, `tools/<slug>/strings/<locale>.json`, as chunks of their own.
+// Each feature's texts, `features/<folder>/strings/<locale>.json`, as chunks of their own.
 const files = import.meta.glob<Messages>('./*/strings/*.json', { import: 'default' });
 const loaded = new Set<string>();
-const used = new Set<string>();
+// Folders whose texts a page shown so far needed, with the namespace they go under.
+const used = new Map<string, string>();
 
-function loader(slug: string, locale: Locale): (() => Promise<Messages>) | undefined {
-  return files[`./${slug}/strings/${locale}.json`];
-}
-
-async function loadFor(slug: string, locale: Locale): Promise<void> {
-  const key = `${slug}:${locale}`;
-  const load = loader(slug, locale);
+async function loadFor(folder: string, namespace: string, locale: Locale): Promise<void> {
+  const key = `${folder}:${locale}`;
+  const load = files[`./${folder}/strings/${locale}.json`];
   if (loaded.has(key) || !load) return;
   const messages = await load();
-  i18n.global.mergeLocaleMessage(locale, { [slug]: messages });
+  i18n.global.mergeLocaleMessage(locale, { [namespace]: messages });
   loaded.add(key);
 }
 
 /**
- * Fetches a tool's texts in the page's language and in English (the fallback)
- * before its page or report section shows; they are then `t('<slug>.<key>')`.
+ * Fetches a folder's texts in the page's language and in English (the
+ * fallback) before its page or report view shows; they are then
+ * `t('<namespace>.<key>')`, the namespace being the feature's name.
  */
-export async function loadToolStrings(slug: string): Promise<void> {
-  used.add(slug);
+export async function loadStrings(folder: string, namespace = folder): Promise<void> {
+  used.set(folder, namespace);
   const locale = i18n.global.locale.value as Locale;
-  await Promise.all([loadFor(slug, 'en'), locale === 'en' ? null : loadFor(slug, locale)]);
+  await Promise.all([loadFor(folder, namespace, 'en'), locale === 'en' ? null : loadFor(folder, namespace, locale)]);
 }
 
-/** A page or report view that also shows another tool's texts (`slug`), loaded with them. */
-export function withToolStrings<T>(slug: string, load: () => Promise<T>): () => Promise<T> {
-  return () => Promise.all([load(), loadToolStrings(slug)]).then(([loaded]) => loaded);
+/** A page or view that shows the texts of its feature (`namespace`, from `folder`) and of `uses`, loaded with them. */
+export function withStrings<T>(
+  load: () => Promise<T>,
+  folder: string,
+  namespace: string,
+  uses: readonly string[] = [],
+): () => Promise<T> {
+  return () =>
+    Promise.all([load(), loadStrings(folder, namespace), ...uses.map((other) => loadStrings(other))]).then(
+      ([done]) => done,
+    );
 }
 
-// A change of language fetches the new language's texts of every tool already shown.
-onLocaleApplied((locale) => Promise.all([...used].map((slug) => loadFor(slug, locale))).then(() => undefined));
+// A change of language fetches the new language's texts of every folder already shown.
+onLocaleApplied((locale) =>
+  Promise.all([...used].map(([folder, namespace]) => loadFor(folder, namespace, locale))).then(() => undefined),
+);

@@ -1,3 +1,10 @@
-import { defineTool } from '../define-tool';
+import { defineFeature } from '../define-feature';
 
-export default defineTool({ slug: 'addresses', order: 10, page: () => import('./AddressesPage.vue') });
+export default defineFeature({
+  name: 'addresses',
+  path: '/addresses',
+  page: () => import('./AddressesPage.vue'),
+  title: 'nav.addresses',
+  nav: { group: 'tests', order: 10 },
+  privacy: { browser: 'addresses' },
+});

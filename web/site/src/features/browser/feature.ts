@@ -1,8 +1,11 @@
-import { defineTool } from '../define-tool';
+import { defineFeature } from '../define-feature';
 
-export default defineTool({
-  slug: 'browser',
-  order: 90,
+export default defineFeature({
+  name: 'browser',
+  path: '/browser',
   page: () => import('./BrowserPage.vue'),
-  report: { section: 'browserinfo', view: () => import('./BrowserReport.vue') },
+  title: 'nav.browser',
+  nav: { group: 'tests', order: 90 },
+  report: { section: 'browserinfo', order: 90, view: () => import('./BrowserReport.vue') },
+  privacy: { browser: 'nothing' },
 });

@@ -1,3 +1,10 @@
-import { defineTool } from '../define-tool';
+import { defineFeature } from '../define-feature';
 
-export default defineTool({ slug: 'checklist', order: 100, page: () => import('./ChecklistPage.vue') });
+export default defineFeature({
+  name: 'checklist',
+  path: '/checklist',
+  page: () => import('./ChecklistPage.vue'),
+  title: 'nav.checklist',
+  nav: { group: 'tests', order: 100 },
+  privacy: { browser: 'checklist' },
+});

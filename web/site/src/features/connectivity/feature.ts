@@ -1,8 +1,11 @@
-import { defineTool } from '../define-tool';
+import { defineFeature } from '../define-feature';
 
-export default defineTool({
-  slug: 'connectivity',
-  order: 20,
+export default defineFeature({
+  name: 'connectivity',
+  path: '/connectivity',
   page: () => import('./ConnectivityPage.vue'),
-  report: { section: 'connectivity', view: () => import('./ConnectivityReport.vue') },
+  title: 'nav.connectivity',
+  nav: { group: 'tests', order: 20 },
+  report: { section: 'connectivity', order: 20, view: () => import('./ConnectivityReport.vue') },
+  privacy: { browser: 'connectivity' },
 });

@@ -1,8 +1,11 @@
-import { defineTool } from '../define-tool';
+import { defineFeature } from '../define-feature';
 
-export default defineTool({
-  slug: 'dnsdeep',
-  order: 45,
+export default defineFeature({
+  name: 'dnsdeep',
+  path: '/dnsdeep',
   page: () => import('./DnsDeepPage.vue'),
-  report: { section: 'enhanceddnsleak', view: () => import('./DnsDeepReport.vue') },
+  title: 'nav.dnsdeep',
+  nav: { group: 'tests', order: 45 },
+  report: { section: 'enhanceddnsleak', order: 110, view: () => import('./DnsDeepReport.vue') },
+  privacy: { browser: 'dnsdeep' },
 });

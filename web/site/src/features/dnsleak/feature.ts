@@ -1,8 +1,11 @@
-import { defineTool } from '../define-tool';
+import { defineFeature } from '../define-feature';
 
-export default defineTool({
-  slug: 'dnsleak',
-  order: 40,
+export default defineFeature({
+  name: 'dnsleak',
+  path: '/dnsleak',
   page: () => import('./DnsLeakPage.vue'),
-  report: { section: 'dnsleak', view: () => import('./DnsLeakReport.vue') },
+  title: 'nav.dnsleak',
+  nav: { group: 'tests', order: 40 },
+  report: { section: 'dnsleak', order: 40, view: () => import('./DnsLeakReport.vue') },
+  privacy: { browser: 'dnsleak' },
 });

@@ -1,8 +1,11 @@
-import { defineTool } from '../define-tool';
+import { defineFeature } from '../define-feature';
 
-export default defineTool({
-  slug: 'invisibility',
-  order: 46,
+export default defineFeature({
+  name: 'invisibility',
+  path: '/invisibility',
   page: () => import('./InvisibilityPage.vue'),
-  report: { section: 'invisibility', view: () => import('./InvisibilityReport.vue') },
+  title: 'nav.invisibility',
+  nav: { group: 'tests', order: 46 },
+  report: { section: 'invisibility', order: 100, view: () => import('./InvisibilityReport.vue') },
+  privacy: { browser: 'invisibility' },
 });

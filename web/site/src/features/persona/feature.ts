@@ -1,8 +1,11 @@
-import { defineTool } from '../define-tool';
+import { defineFeature } from '../define-feature';
 
-export default defineTool({
-  slug: 'persona',
-  order: 47,
+export default defineFeature({
+  name: 'persona',
+  path: '/persona',
   page: () => import('./PersonaPage.vue'),
-  report: { section: 'persona', view: () => import('./PersonaReport.vue') },
+  title: 'nav.persona',
+  nav: { group: 'tests', order: 47 },
+  report: { section: 'persona', order: 120, view: () => import('./PersonaReport.vue') },
+  privacy: { browser: 'persona' },
 });

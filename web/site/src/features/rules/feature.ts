@@ -1,8 +1,11 @@
-import { defineTool } from '../define-tool';
+import { defineFeature } from '../define-feature';
 
-export default defineTool({
-  slug: 'rules',
-  order: 80,
+export default defineFeature({
+  name: 'rules',
+  path: '/rules',
   page: () => import('./RulesPage.vue'),
-  report: { section: 'ruletest', view: () => import('./RulesReport.vue') },
+  title: 'nav.rules',
+  nav: { group: 'tests', order: 80 },
+  report: { section: 'ruletest', order: 80, view: () => import('./RulesReport.vue') },
+  privacy: { browser: 'rules' },
 });

@@ -1,8 +1,11 @@
-import { defineTool } from '../define-tool';
+import { defineFeature } from '../define-feature';
 
-export default defineTool({
-  slug: 'speed',
-  order: 50,
+export default defineFeature({
+  name: 'speed',
+  path: '/speed',
   page: () => import('./SpeedPage.vue'),
-  report: { section: 'speedtest', view: () => import('./SpeedReport.vue') },
+  title: 'nav.speed',
+  nav: { group: 'tests', order: 50 },
+  report: { section: 'speedtest', order: 50, view: () => import('./SpeedReport.vue') },
+  privacy: { browser: 'speed' },
 });

@@ -1,13 +1,13 @@
-import { defineTool } from '../define-tool';
-import { withToolStrings } from '../strings';
+import { defineFeature } from '../define-feature';
 
-// The page and the report view share Globalping's words (tools/globalping/strings).
-export default defineTool({
-  slug: 'traceroute',
-  order: 70,
-  page: withToolStrings('globalping', () => import('./TraceroutePage.vue')),
-  report: {
-    section: 'mtrtest',
-    view: withToolStrings('globalping', () => import('./TracerouteReport.vue')),
-  },
+// The page and the report view share Globalping's words (features/globalping/strings).
+export default defineFeature({
+  name: 'traceroute',
+  path: '/traceroute',
+  page: () => import('./TraceroutePage.vue'),
+  title: 'nav.traceroute',
+  nav: { group: 'tests', order: 70 },
+  report: { section: 'mtrtest', order: 70, view: () => import('./TracerouteReport.vue') },
+  privacy: { browser: 'globalping' },
+  uses: ['globalping'],
 });

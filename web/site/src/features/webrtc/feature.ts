@@ -1,8 +1,11 @@
-import { defineTool } from '../define-tool';
+import { defineFeature } from '../define-feature';
 
-export default defineTool({
-  slug: 'webrtc',
-  order: 30,
+export default defineFeature({
+  name: 'webrtc',
+  path: '/webrtc',
   page: () => import('./WebrtcPage.vue'),
-  report: { section: 'webrtc', view: () => import('./WebrtcReport.vue') },
+  title: 'nav.webrtc',
+  nav: { group: 'tests', order: 30 },
+  report: { section: 'webrtc', order: 30, view: () => import('./WebrtcReport.vue') },
+  privacy: { browser: 'webrtc' },
 });

@@ -1,4 +1,4 @@
-import type { Connectivity, NodeType } from '../api/types';
+import type { Connectivity, NodeType } from '../../api/types';
 
 export interface PlacedNode {
   asn: number;

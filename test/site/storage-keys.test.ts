@@ -167,11 +167,11 @@ test('each kept entry has its line on the privacy page in every language, once',
   const whats = registry.KEPT_IN_BROWSER.map((entry) => entry.what);
   assert.equal(new Set(whats).size, whats.length);
   for (const locale of ['en', 'zh-CN', 'fr', 'ru']) {
-    const texts = JSON.parse(readFileSync(join(SITE, `src/locales/${locale}.json`), 'utf8')) as {
-      privacy: { browser: Record<string, unknown> };
+    const texts = JSON.parse(readFileSync(join(SITE, `src/features/privacy/strings/${locale}.json`), 'utf8')) as {
+      browser: Record<string, unknown>;
     };
     for (const what of whats) {
-      assert.equal(typeof texts.privacy.browser[what], 'string', `privacy.browser.${what} in ${locale}`);
+      assert.equal(typeof texts.browser[what], 'string', `privacy.browser.${what} in ${locale}`);
     }
   }
 });

@@ -10,10 +10,9 @@ export type NavGroup = (typeof NAV_GROUPS)[number];
 /**
  * A page of the site: a folder of its own under features/ (its page, its code,
  * its report view, its texts in strings/), found by its `feature.ts`
- * (features/registry.ts), so adding one touches no shared file but the
- * languages' navigation label (`nav.<name>`) when it is listed there. The
- * router, the navigation, the report's sections and the privacy page's list
- * all read the registry. `feature.ts` stays tiny: every one of them is in the
+ * (features/registry.ts), which the router, the navigation, the report's
+ * sections and the privacy page's list all read; features/README.md says what
+ * adding one touches. `feature.ts` stays tiny: every one of them is in the
  * first page's bundle; everything it points to loads on demand.
  */
 export interface Feature {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { storeSampleReport } from './sample-report.js';
@@ -18,14 +18,32 @@ export interface ShotPage {
 
 const FAILED_LOAD = /console error: Failed to load resource: /;
 
-const TOOLS_DIR = fileURLToPath(new URL('../web/site/src/tools/', import.meta.url));
-
-/** Every tool's slug, read from its folder, so a new tool is photographed without a change here. */
-export function toolSlugs(): string[] {
-  return readdirSync(TOOLS_DIR, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(`${TOOLS_DIR}${entry.name}/tool.ts`))
+const FEATURES_DIR = fileURLToPath(new URL('../web/site/src/features/', import.meta.url));
+const featureFile = (folder: string): string => `${FEATURES_DIR}${folder}/feature.ts`;
+const featureFolders = (): string[] =>
+  readdirSync(FEATURES_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(featureFile(entry.name)))
     .map((entry) => entry.name)
     .sort();
+
+/** Every tool's slug (a feature listed among the tests, at `/<slug>`), read from its folder, so a new tool is photographed without a change here. */
+export function toolSlugs(): string[] {
+  return featureFolders().filter((slug) => {
+    const declared = readFileSync(featureFile(slug), 'utf8');
+    return declared.includes(`path: '/${slug}'`) && declared.includes("group: 'tests'");
+  });
+}
+
+/** The namespaces of the features' own texts (`strings/` beside `feature.ts`): a feature's name, else its folder's. */
+export function featureNamespaces(): string[] {
+  const folders = readdirSync(FEATURES_DIR, { withFileTypes: true }).filter(
+    (entry) => entry.isDirectory() && existsSync(`${FEATURES_DIR}${entry.name}/strings`),
+  );
+  return folders.map(({ name: folder }) =>
+    existsSync(featureFile(folder))
+      ? (/name: '([^']+)'/.exec(readFileSync(featureFile(folder), 'utf8'))?.[1] ?? folder)
+      : folder,
+  );
 }
 
 // The tools that ask Cloudflare's trace at an address literal.
@@ -41,7 +59,7 @@ async function dnsLeakBlocked(page: Page): Promise<void> {
   }
 }
 
-/** Every route of web/site/src/router.ts (npm run screenshots, e2e/phone-pages.spec.ts) with something to show, each tool page, and the states worth a look. */
+/** Every route of the site (web/site/src/features/<name>/feature.ts) (npm run screenshots, e2e/phone-pages.spec.ts) with something to show, each tool page, and the states worth a look. */
 export function shotPages(): ShotPage[] {
   return [
     { name: 'home', path: '/' },

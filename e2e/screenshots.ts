@@ -6,7 +6,7 @@ import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { writeContactSheets, type Sheet } from './contact-sheets.js';
 import { DEMO_OIDC_CLIENT, startOidcProvider } from '../demo/oidc-provider.js';
 import { CHROMIUM, CHROMIUM_ARGS } from './playwright.config.js';
-import { shotPages, toolSlugs, type ShotPage } from './screenshot-pages.js';
+import { featureNamespaces, shotPages, type ShotPage } from './screenshot-pages.js';
 import { overflowFindings, rawKeys, sameAsEnglish, visibleTexts } from './shot-checks.js';
 import { startSite } from './site-server.js';
 import { hostResolverRules, startThirdParty } from './third-party.js';
@@ -35,7 +35,7 @@ const THIRD_PARTY = '127.89.0.2';
 const EN_MESSAGES = JSON.parse(
   readFileSync(new URL('../web/site/src/locales/en.json', import.meta.url), 'utf8'),
 ) as object;
-const NAMESPACES = [...Object.keys(EN_MESSAGES), ...toolSlugs(), 'globalping'];
+const NAMESPACES = [...Object.keys(EN_MESSAGES), ...featureNamespaces()];
 
 /** Waits until the page's requests are over and nothing says it is busy; false when it never did. */
 async function settled(page: Page): Promise<boolean> {

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { readableJson, readReference, simplified, typeLabel } from '../../web/site/src/lib/api-reference.js';
+import {
+  readableJson,
+  readReference,
+  simplified,
+  typeLabel,
+} from '../../web/site/src/features/reference/api-reference.js';
 
 const DOCUMENT = {
   openapi: '3.1.0',

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { summarize } from '../../web/site/src/tools/browser/summary.js';
-import { browserSection, readFacts, type Environment } from '../../web/site/src/tools/browser/facts.js';
+import { summarize } from '../../web/site/src/features/browser/summary.js';
+import { browserSection, readFacts, type Environment } from '../../web/site/src/features/browser/facts.js';
 
 const CHROME_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

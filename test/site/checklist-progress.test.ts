@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ALL_ITEMS, GROUPS, type ItemId } from '../../web/site/src/tools/checklist/items.js';
-import { clearDone, countDone, loadDone, saveDone } from '../../web/site/src/tools/checklist/progress.js';
+import { ALL_ITEMS, GROUPS, type ItemId } from '../../web/site/src/features/checklist/items.js';
+import { clearDone, countDone, loadDone, saveDone } from '../../web/site/src/features/checklist/progress.js';
 
 /** A Storage that keeps strings in a Map, as a browser's localStorage does. */
 function memoryStorage(): Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> & { map: Map<string, string> } {

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkReport } from '../../routes/report/schema.js';
-import { connectivitySection, probe, probeAll, STAGGER_MS } from '../../web/site/src/tools/connectivity/probe.js';
-import { PROBE_TIMEOUT_MS, type ProbeResult } from '../../web/site/src/tools/connectivity/result.js';
-import type { Target } from '../../web/site/src/tools/connectivity/targets.js';
+import { connectivitySection, probe, probeAll, STAGGER_MS } from '../../web/site/src/features/connectivity/probe.js';
+import { PROBE_TIMEOUT_MS, type ProbeResult } from '../../web/site/src/features/connectivity/result.js';
+import type { Target } from '../../web/site/src/features/connectivity/targets.js';
 import { FakeClock, type Behaviour } from './fake-clock.js';
 
 const target = (id: string, group = 'defaults'): Target => ({

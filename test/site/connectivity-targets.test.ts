@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_SITES, SITE_GROUPS } from '../../web/site/src/tools/connectivity/lists.js';
-import { loadTargets, saveTargets } from '../../web/site/src/tools/connectivity/saved-targets.js';
+import { DEFAULT_SITES, SITE_GROUPS } from '../../web/site/src/features/connectivity/lists.js';
+import { loadTargets, saveTargets } from '../../web/site/src/features/connectivity/saved-targets.js';
 import {
   addCustom,
   addGroup,
@@ -15,7 +15,7 @@ import {
   removeTarget,
   type Change,
   type Target,
-} from '../../web/site/src/tools/connectivity/targets.js';
+} from '../../web/site/src/features/connectivity/targets.js';
 
 function listOf(change: Change): Target[] {
   assert.ok('list' in change, JSON.stringify(change));

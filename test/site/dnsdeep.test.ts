@@ -7,13 +7,13 @@ import {
   pollSession,
   POLL_INTERVAL_MS,
   type Session,
-} from '../../web/site/src/tools/dnsdeep/session.js';
+} from '../../web/site/src/features/dnsdeep/session.js';
 import {
   dnssecOf,
   enhancedDnsLeakSection,
   reportRows,
   resolverRows,
-} from '../../web/site/src/tools/dnsdeep/results.js';
+} from '../../web/site/src/features/dnsdeep/results.js';
 import { FakeClock, type Behaviour } from './fake-clock.js';
 import { answer, polled as pollOn, privateFixture } from './private-answers.js';
 import { assertAccepted, TESTED_AT } from './accepted-report.js';

@@ -8,16 +8,16 @@ import {
   ATTEMPTS,
   PROVIDER_STAGGER_MS,
   type Outcome,
-} from '../../web/site/src/tools/dnsleak/leak-test.js';
-import { PROVIDERS, type Provider } from '../../web/site/src/tools/dnsleak/providers.js';
-import type { NameSource } from '../../web/site/src/tools/dnsleak/random-names.js';
+} from '../../web/site/src/features/dnsleak/leak-test.js';
+import { PROVIDERS, type Provider } from '../../web/site/src/features/dnsleak/providers.js';
+import type { NameSource } from '../../web/site/src/features/dnsleak/random-names.js';
 import {
   dnsleakSection,
   pageRows,
   reportRows,
   resolverCountries,
   type ProviderResult,
-} from '../../web/site/src/tools/dnsleak/results.js';
+} from '../../web/site/src/features/dnsleak/results.js';
 import { FakeClock, type Behaviour } from './fake-clock.js';
 
 let counter = 0;

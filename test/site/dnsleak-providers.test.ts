@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PROVIDERS } from '../../web/site/src/tools/dnsleak/providers.js';
-import { base36, TAG, type NameSource } from '../../web/site/src/tools/dnsleak/random-names.js';
+import { PROVIDERS } from '../../web/site/src/features/dnsleak/providers.js';
+import { base36, TAG, type NameSource } from '../../web/site/src/features/dnsleak/random-names.js';
 
 const provider = (id: string) => PROVIDERS.find((p) => p.id === id)!;
 

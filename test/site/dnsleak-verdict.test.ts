@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { verdictOf } from '../../web/site/src/tools/dnsleak/verdict.js';
+import { verdictOf } from '../../web/site/src/features/dnsleak/verdict.js';
 
 test('resolvers in another country than the address: a possible leak naming every resolver country', () => {
   assert.deepEqual(verdictOf(['NL', 'NL'], 'US'), { kind: 'leak', resolverCountries: ['NL'], ownCountry: 'US' });

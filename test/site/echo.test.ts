@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { detect, readAddress, type Outcome } from '../../web/site/src/lib/echo.js';
-import { detectors, familySummary } from '../../web/site/src/tools/addresses/detectors.js';
+import { detectors, familySummary } from '../../web/site/src/features/addresses/detectors.js';
 
 test('each answer form gives its address, and only one of the wanted family', () => {
   const trace = 'fl=12\nh=1.0.0.1\nip=203.0.113.9\nts=1\nloc=NL\n';

@@ -8,8 +8,8 @@ import {
   runMeasurement,
   type Clock,
   type FailureKind,
-} from '../../web/site/src/tools/globalping/client.js';
-import { pingRows } from '../../web/site/src/tools/globalping/rows.js';
+} from '../../web/site/src/features/globalping/client.js';
+import { pingRows } from '../../web/site/src/features/globalping/rows.js';
 
 const BASE = 'https://gp.test';
 

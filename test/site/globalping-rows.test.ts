@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { httpHeadBody, mtrBody, pingBody } from '../../web/site/src/tools/globalping/bodies.js';
+import { httpHeadBody, mtrBody, pingBody } from '../../web/site/src/features/globalping/bodies.js';
 import {
   WORLD_CAP,
   WORLD_SUGGESTIONS,
@@ -8,12 +8,12 @@ import {
   preselect,
   selectable,
   withAll,
-} from '../../web/site/src/tools/globalping/countries.js';
-import { readMeasurement } from '../../web/site/src/tools/globalping/measurement.js';
-import { httpRows, mtrRows, pingRows } from '../../web/site/src/tools/globalping/rows.js';
-import { readTarget } from '../../web/site/src/tools/globalping/target.js';
-import { pingSection } from '../../web/site/src/tools/latency/report.js';
-import { mtrSection } from '../../web/site/src/tools/traceroute/report.js';
+} from '../../web/site/src/features/globalping/countries.js';
+import { readMeasurement } from '../../web/site/src/features/globalping/measurement.js';
+import { httpRows, mtrRows, pingRows } from '../../web/site/src/features/globalping/rows.js';
+import { readTarget } from '../../web/site/src/features/globalping/target.js';
+import { pingSection } from '../../web/site/src/features/latency/report.js';
+import { mtrSection } from '../../web/site/src/features/traceroute/report.js';
 import { checkReport } from '../../routes/report/schema.js';
 
 const probe = (country: string, city = 'Town') => ({ country, city, network: 'Net', asn: 64500 });

@@ -9,9 +9,9 @@ import {
   pollJob,
   scriptUrl,
   type Detection,
-} from '../../web/site/src/tools/invisibility/job.js';
-import { bandOf, flagsOf, invisibilitySection, SIGNALS } from '../../web/site/src/tools/invisibility/results.js';
-import { detailsOf } from '../../web/site/src/tools/invisibility/details.js';
+} from '../../web/site/src/features/invisibility/job.js';
+import { bandOf, flagsOf, invisibilitySection, SIGNALS } from '../../web/site/src/features/invisibility/results.js';
+import { detailsOf } from '../../web/site/src/features/invisibility/details.js';
 import type { Behaviour } from './fake-clock.js';
 import { answer, polled as pollOn, privateFixture } from './private-answers.js';
 import { assertAccepted, TESTED_AT } from './accepted-report.js';

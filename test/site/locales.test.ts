@@ -27,19 +27,26 @@ function sources(dir: string): string[] {
   );
 }
 
-// The site's own texts, and each tool's, under the tool's slug (as tools/strings.ts merges them).
-const TOOLS = join(SRC, 'tools');
-const toolSlugs = readdirSync(TOOLS, { withFileTypes: true }).flatMap((entry) =>
-  entry.isDirectory() && readdirSync(join(TOOLS, entry.name)).includes('strings') ? [entry.name] : [],
+// The site's shared texts, and each feature's, under its namespace (as features/strings.ts merges them): the
+// feature's name, or the folder's for one without a page (features/globalping).
+const FEATURES = join(SRC, 'features');
+const folders = readdirSync(FEATURES, { withFileTypes: true }).flatMap((entry) =>
+  entry.isDirectory() && readdirSync(join(FEATURES, entry.name)).includes('strings') ? [entry.name] : [],
 );
+const declaration = (folder: string): string | null => {
+  const file = join(FEATURES, folder, 'feature.ts');
+  return readdirSync(join(FEATURES, folder)).includes('feature.ts') ? readFileSync(file, 'utf8') : null;
+};
+const namespaceOf = (folder: string): string => /name: '([^']+)'/.exec(declaration(folder) ?? '')?.[1] ?? folder;
 const LANGUAGES = readdirSync(join(SRC, 'locales')).map((file) => file.replace(/\.json$/, ''));
 const textsIn = (language: string): Map<string, string> => {
   const texts = flatten(read(`${language}.json`));
-  for (const slug of toolSlugs) {
-    const file = join(TOOLS, slug, 'strings', `${language}.json`);
-    const own = flatten(JSON.parse(readFileSync(file, 'utf8')) as Tree, `${slug}.`);
+  for (const folder of folders) {
+    const file = join(FEATURES, folder, 'strings', `${language}.json`);
+    const namespace = namespaceOf(folder);
+    const own = flatten(JSON.parse(readFileSync(file, 'utf8')) as Tree, `${namespace}.`);
     for (const [key, text] of own) {
-      assert.ok(!texts.has(key), `${key} is both the site's and tool ${slug}'s`);
+      assert.ok(!texts.has(key), `${key} is both the site's and feature ${folder}'s`);
       texts.set(key, text);
     }
   }
@@ -142,14 +149,17 @@ test('the list of texts allowed to read as English holds none that no longer do'
   assert.deepEqual(stale, []);
 });
 
-test("every tool has its texts in every language and a navigation label in the site's", () => {
-  for (const slug of toolSlugs) {
+test("every feature has its texts in every language, and one in the navigation its label in the site's", () => {
+  for (const folder of folders) {
     for (const language of LANGUAGES) {
-      assert.ok(readdirSync(join(TOOLS, slug, 'strings')).includes(`${language}.json`), `${slug}: ${language}`);
+      assert.ok(readdirSync(join(FEATURES, folder, 'strings')).includes(`${language}.json`), `${folder}: ${language}`);
     }
-    // A folder without tool.ts holds what several pages share (tools/globalping), not a page to navigate to.
-    if (readdirSync(join(TOOLS, slug)).includes('tool.ts')) assert.ok(en.has(`nav.${slug}`), `nav.${slug}`);
   }
+  const listed = readdirSync(FEATURES, { withFileTypes: true }).flatMap((entry) => {
+    const declared = entry.isDirectory() ? declaration(entry.name) : null;
+    return declared && /\bnav: \{/.test(declared) && !/\blabel: /.test(declared) ? [namespaceOf(entry.name)] : [];
+  });
+  for (const name of listed) assert.ok(en.has(`nav.${name}`), `nav.${name}`);
 });
 
 test('every text key the site names literally exists in English', () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gradeOf, personaSection, scoreOf, type Evaluation } from '../../web/site/src/tools/persona/results.js';
-import { cardBin, likelyLanguage, zonesOf } from '../../web/site/src/tools/persona/persona.js';
+import { gradeOf, personaSection, scoreOf, type Evaluation } from '../../web/site/src/features/persona/results.js';
+import { cardBin, likelyLanguage, zonesOf } from '../../web/site/src/features/persona/persona.js';
 import {
   layoutOf,
   observeBrowser,
@@ -11,7 +11,7 @@ import {
   observeVoices,
   parseTrace,
   TRACE_URL,
-} from '../../web/site/src/tools/persona/observe.js';
+} from '../../web/site/src/features/persona/observe.js';
 import { FakeClock } from './fake-clock.js';
 import { assertAccepted, TESTED_AT } from './accepted-report.js';
 import { privateFixture } from './private-answers.js';

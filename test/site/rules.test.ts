@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { destinations, uniqueExits } from '../../web/site/src/tools/rules/destinations.js';
+import { destinations, uniqueExits } from '../../web/site/src/features/rules/destinations.js';
 
 test('without the operator’s hostnames, eight echo services on eight domains, numbered and named by host', () => {
   const list = destinations([]);

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chartLine, niceTop } from '../../web/site/src/tools/speed/chart.js';
-import { measurementPlan, pickSize, sizeChoices } from '../../web/site/src/tools/speed/plan.js';
-import { traceFacts } from '../../web/site/src/tools/speed/trace.js';
+import { chartLine, niceTop } from '../../web/site/src/features/speed/chart.js';
+import { measurementPlan, pickSize, sizeChoices } from '../../web/site/src/features/speed/plan.js';
+import { traceFacts } from '../../web/site/src/features/speed/trace.js';
 
 test('the sizes offered are those within the server’s caps; Cloudflare gets them all', () => {
   assert.deepEqual(sizeChoices(100_000_000), [1e6, 1e7, 2.5e7, 5e7, 1e8]);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConfigOptions, Results } from '@cloudflare/speedtest';
-import { startRun, STALL_MS, type Engine, type Failure } from '../../web/site/src/tools/speed/run.js';
+import { startRun, STALL_MS, type Engine, type Failure } from '../../web/site/src/features/speed/run.js';
 
 /** An engine that does what the test tells it to, and says what it was told by the run. */
 class FakeEngine implements Engine {

@@ -159,19 +159,19 @@ test('every key the registry declares is one the code uses, and the privacy page
   for (const [exported, value] of declared) {
     if (typeof value === 'string') assert.ok(listed.has(value), `${exported} is not in KEPT_IN_BROWSER`);
   }
-  const page = readFileSync(join(SITE, 'src/pages/PrivacyPage.vue'), 'utf8');
-  assert.match(page, /import \{[^}]*\bKEPT_IN_BROWSER\b[^}]*\} from '\.\.\/lib\/storage-keys'/);
+  const page = readFileSync(join(SITE, 'src/features/privacy/PrivacyPage.vue'), 'utf8');
+  assert.match(page, /import \{[^}]*\bKEPT_IN_BROWSER\b[^}]*\} from '(\.\.\/)+lib\/storage-keys'/);
 });
 
 test('each kept entry has its line on the privacy page in every language, once', () => {
   const whats = registry.KEPT_IN_BROWSER.map((entry) => entry.what);
   assert.equal(new Set(whats).size, whats.length);
   for (const locale of ['en', 'zh-CN', 'fr', 'ru']) {
-    const texts = JSON.parse(readFileSync(join(SITE, `src/locales/${locale}.json`), 'utf8')) as {
-      privacy: { browser: Record<string, unknown> };
+    const texts = JSON.parse(readFileSync(join(SITE, `src/features/privacy/strings/${locale}.json`), 'utf8')) as {
+      browser: Record<string, unknown>;
     };
     for (const what of whats) {
-      assert.equal(typeof texts.privacy.browser[what], 'string', `privacy.browser.${what} in ${locale}`);
+      assert.equal(typeof texts.browser[what], 'string', `privacy.browser.${what} in ${locale}`);
     }
   }
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseMtr } from '../../web/site/src/tools/globalping/mtr-parse.js';
+import { parseMtr } from '../../web/site/src/features/globalping/mtr-parse.js';
 
 // Written for these tests in the two forms a Globalping probe prints: mtr's
 // wide output with AS numbers (Globalping's own) and mtr's classic report.

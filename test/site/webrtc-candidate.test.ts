@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { isMdnsName, parseCandidate } from '../../web/site/src/tools/webrtc/candidate.js';
+import { isMdnsName, parseCandidate } from '../../web/site/src/features/webrtc/candidate.js';
 
 test('a candidate line gives its type, address, port and transport, read by position', () => {
   // As Chromium hands them over (recorded against coturn).

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { locate } from '../../web/site/src/tools/webrtc/locate.js';
+import { locate } from '../../web/site/src/features/webrtc/locate.js';
 
 /** Answers every fetch with `status` and `body`, and keeps the URLs asked. */
 function fakeFetch(t: test.TestContext, status: number, body: unknown): string[] {

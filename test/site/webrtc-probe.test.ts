@@ -7,7 +7,7 @@ import {
   type Clock,
   type PeerFactory,
   type PeerLike,
-} from '../../web/site/src/tools/webrtc/stun-probe.js';
+} from '../../web/site/src/features/webrtc/stun-probe.js';
 
 /** A clock that moves only when told to. */
 function manualClock(): Clock & { advance(ms: number): void; pending(): number } {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { liveRow, storedRow } from '../../web/site/src/tools/webrtc/rows.js';
-import type { PlaceState } from '../../web/site/src/tools/webrtc/locate.js';
+import { liveRow, storedRow } from '../../web/site/src/features/webrtc/rows.js';
+import type { PlaceState } from '../../web/site/src/features/webrtc/locate.js';
 
 const URL = 'stun:stun.example.net:3478';
 const nl: PlaceState = { status: 'done', place: { countryCode: 'NL', org: 'RIPE NCC' } };

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { checkReport } from '../../routes/report/schema.js';
-import type { Outcome, ProbeResult } from '../../web/site/src/tools/webrtc/stun-probe.js';
-import { publicAddresses, verdictOf } from '../../web/site/src/tools/webrtc/verdict.js';
-import { serverId, webrtcSection } from '../../web/site/src/tools/webrtc/report.js';
+import type { Outcome, ProbeResult } from '../../web/site/src/features/webrtc/stun-probe.js';
+import { publicAddresses, verdictOf } from '../../web/site/src/features/webrtc/verdict.js';
+import { serverId, webrtcSection } from '../../web/site/src/features/webrtc/report.js';
 
 const found = (ip: string, type: 'srflx' | 'prflx' | 'host' = 'srflx'): Outcome => ({ status: 'found', type, ip });
 const result = (outcome: Outcome, hosts: string[] = [], url = 'stun:s'): ProbeResult => ({ url, outcome, hosts });

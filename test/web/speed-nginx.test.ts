@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
-import { measurementPlan, MB } from '../../web/site/src/tools/speed/plan.js';
+import { measurementPlan, MB } from '../../web/site/src/features/speed/plan.js';
 import { startFront, type FrontServer } from '../support/front-server.js';
 import { Nginx } from '../support/nginx.js';
 import { stalledDownload, type Stalled } from '../support/stalled-client.js';

@@ -16,7 +16,7 @@ export default defineConfig({
     vue(),
     // Messages become code at build time; the runtime-only vue-i18n then needs no compiler.
     VueI18nPlugin({
-      include: [here('src/locales/*.json'), here('src/tools/*/strings/*.json')],
+      include: [here('src/locales/*.json'), here('src/features/*/strings/*.json')],
       runtimeOnly: true,
       compositionOnly: true,
       fullInstall: false,

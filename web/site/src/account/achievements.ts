@@ -1,6 +1,7 @@
 import { reactive } from 'vue';
 import { getUserInfo, putAchievement, type UserInfo } from '../api/user';
-import { collectedSections, onSectionRecorded, SECTION_IDS, type ReportSectionId } from '../lib/report-sections';
+import { collectedSections, onSectionRecorded, type ReportSectionId } from '../lib/report-sections';
+import { SECTION_IDS } from '../features/registry';
 import { latestSiteEvents, onSiteEvent, type SiteEventName, type SiteEvents } from '../lib/site-events';
 import { unlockedByEvent, unlockedByProfile, unlockedBySection } from './achievement-rules';
 import { UnlockQueue } from './unlock-queue';
@@ -56,7 +57,7 @@ export async function startAchievements(): Promise<void> {
   }, SPACING_MS);
   queue.hold(held.keys());
   queue.offer(unlockedByProfile(info));
-  const sections = collectedSections();
+  const sections = collectedSections(SECTION_IDS);
   for (const id of SECTION_IDS) {
     const section = sections[id];
     if (section) queue.offer(unlockedBySection(id as ReportSectionId, section));

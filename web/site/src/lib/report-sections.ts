@@ -8,22 +8,6 @@ export type ReportSectionId = keyof ReportSections;
 /** What a tool hands over: its section without `testedAt`, which is stamped here. */
 export type SectionBody<K extends ReportSectionId> = Omit<NonNullable<ReportSections[K]>, 'testedAt'>;
 
-/** The order sections are listed and shown in. */
-export const SECTION_IDS = [
-  'ipinfo',
-  'connectivity',
-  'webrtc',
-  'dnsleak',
-  'speedtest',
-  'pingtest',
-  'mtrtest',
-  'ruletest',
-  'browserinfo',
-  'invisibility',
-  'enhanceddnsleak',
-  'persona',
-] as const satisfies readonly ReportSectionId[];
-
 // Each tool's latest result during this visit (memory only: nothing of it is
 // kept once the tab closes), the material of "Share report".
 const collected = shallowReactive<Partial<ReportSections>>({});
@@ -45,9 +29,9 @@ export function recordSection<K extends ReportSectionId>(id: K, body: SectionBod
   for (const listener of listeners) listener(id, section);
 }
 
-/** The sections collected so far, in SECTION_IDS order. */
-export function collectedSections(): Partial<ReportSections> {
+/** The sections collected so far, in `order` (the report's: SECTION_IDS of features/registry.ts). */
+export function collectedSections(order: readonly ReportSectionId[]): Partial<ReportSections> {
   const out: Partial<ReportSections> = {};
-  for (const id of SECTION_IDS) if (collected[id]) Object.assign(out, { [id]: collected[id] });
+  for (const id of order) if (collected[id]) Object.assign(out, { [id]: collected[id] });
   return out;
 }

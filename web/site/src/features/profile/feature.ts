@@ -1,0 +1,7 @@
+import { defineFeature } from '../define-feature';
+
+export default defineFeature({
+  name: 'profile',
+  path: '/profile',
+  page: () => import('./ProfilePage.vue'),
+});

@@ -53,9 +53,11 @@ export async function composeShared({ config, logger, dispatcher, geoDatabases }
   const readiness = new Readiness();
   const prometheus = config.METRICS ? new Metrics(readiness) : undefined;
   const metrics = prometheus ?? NO_METRICS;
-  const outbound = { timeoutMs: config.UPSTREAM_TIMEOUT_MS, siteUrl: config.SITE_URL, dispatcher, logger };
   const common = {
-    ...outbound,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    siteUrl: config.SITE_URL,
+    dispatcher,
+    logger,
     observe: prometheus?.observeUpstream,
     failureMemoryMs: config.UPSTREAM_FAILURE_MEMORY_MS,
   };

@@ -65,8 +65,8 @@ function answerOrFailure(
 /**
  * The command-line face (docs/command-line.md): the paths of the ifconfig.co
  * engine, answered from the local databases only, for command-line clients;
- * a browser on the same paths gets the site. The API's global limiter counts
- * these requests as it counts /api's, under the same key.
+ * a browser on the same paths gets the site. The global limiter /api uses
+ * (composition.ts) counts these requests too: one count, under the same key.
  */
 const commandLine: FastifyPluginAsync<CommandLineOptions> = async (app, { databases, globalLimiter, site }) => {
   await app.register(clientIpSlots);

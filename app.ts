@@ -1,12 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { Logger } from 'pino';
-import type { Dispatcher } from 'undici';
-import type { Config } from './fastify.config.js';
 import './lib/fastify-types.js';
-import { Lifecycle } from './lib/lifecycle.js';
 import { fastifyLoggingTo } from './lib/logger.js';
-import { Upstream } from './lib/upstream.js';
-import { SignInTokens } from './lib/sign-in-tokens.js';
 import { foldingSerializerFactory } from './lib/response-serializer.js';
 import { createListenerServer } from './lib/http-server.js';
 import { GUARD_KEYWORD } from './schemas/guarded.js';
@@ -14,17 +8,13 @@ import globalPlugins from './plugins/index.js';
 import capabilities, { CAPABILITIES } from './routes/index.js';
 import operations from './operations/index.js';
 import openapi from './openapi/index.js';
-import { Readiness } from './operations/readiness.js';
-import { Metrics, NO_METRICS } from './operations/metrics.js';
-import { LentToFront } from './lib/lent-to-front.js';
+import type { Shared } from './composition.js';
 
 const JSON_BODY_LIMIT = 500 * 1024;
 
 export interface ApiOptions {
-  config: Config;
-  logger: Logger;
-  /** Replaces undici's global dispatcher (a MockAgent in unit tests). */
-  dispatcher?: Dispatcher;
+  /** The process's shared pieces (composition.ts); their owner closes them, not this app. */
+  shared: Shared;
   /** The routes under /api: every capability, unless a test adds routes of its own beside them. */
   routes?: FastifyPluginAsync;
 }
@@ -33,65 +23,30 @@ export interface ApiOptions {
  * The API listener's application: the operator's routes (health, metrics) at
  * its root, and beside them the /api chain, global plugins then every
  * capability, in a context of its own so none of its hooks reaches the
- * operator's routes.
+ * operator's routes. The shared pieces the capabilities use are decorated on
+ * its root, as handed over.
  */
-export async function buildApi({
-  config,
-  logger,
-  dispatcher,
-  routes = capabilities,
-}: ApiOptions): Promise<FastifyInstance> {
+export async function buildApi({ shared, routes = capabilities }: ApiOptions): Promise<FastifyInstance> {
+  const { logger } = shared;
   const app = fastifyLoggingTo(logger, {
     bodyLimit: JSON_BODY_LIMIT,
     serverFactory: (handler) => createListenerServer(handler, { listener: 'api', logger }),
     ajv: { customOptions: { keywords: [GUARD_KEYWORD] } },
     schemaController: { compilersFactory: { buildSerializer: foldingSerializerFactory } },
   });
-  const readiness = new Readiness();
-  const metrics = config.METRICS ? new Metrics(readiness) : undefined;
-  app.decorate('config', config);
-  app.decorate('readiness', readiness);
-  app.decorate('metrics', metrics ?? NO_METRICS);
-  app.decorate(
-    'upstream',
-    new Upstream({
-      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-      siteUrl: config.SITE_URL,
-      overrideOrigin: config.UPSTREAM_OVERRIDE_ORIGIN,
-      dispatcher,
-      dnsServer: config.DNS_OVERRIDE_SERVER,
-      logger,
-      observe: metrics?.observeUpstream,
-      failureMemoryMs: config.UPSTREAM_FAILURE_MEMORY_MS,
-    }),
-  );
-  app.decorate(
-    'signInTokens',
-    new SignInTokens({
-      issuer: config.OIDC_ISSUER,
-      audience: config.OIDC_CLIENT_ID,
-      // The issuer is reached where OIDC_ISSUER says, never through UPSTREAM_OVERRIDE_ORIGIN: the
-      // browser signs in there, and the tokens name it; a test or the demo runs a real provider.
-      upstream: new Upstream({
-        timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-        siteUrl: config.SITE_URL,
-        overrideOrigin: '',
-        dispatcher,
-        logger,
-        observe: metrics?.observeUpstream,
-        failureMemoryMs: config.UPSTREAM_FAILURE_MEMORY_MS,
-      }),
-    }),
-  );
-  app.decorate('lifecycle', new Lifecycle(logger));
-  app.decorate('lentToFront', new LentToFront());
-  app.addHook('onClose', async () => app.lifecycle.stop());
-  app.addHook('onClose', async () => app.upstream.close());
+  app.decorate('config', shared.config);
+  app.decorate('readiness', shared.readiness);
+  app.decorate('metrics', shared.metrics);
+  app.decorate('upstream', shared.upstream);
+  app.decorate('signInTokens', shared.signInTokens);
+  app.decorate('lifecycle', shared.lifecycle);
+  app.decorate('redisLink', shared.redisLink);
+  app.decorate('geoDatabases', shared.geoDatabases);
 
   await app.register(openapi, { examples: CAPABILITIES.flatMap((capability) => capability.examples) });
-  await app.register(operations, { listener: 'api', readiness, metrics: app.metrics });
+  await app.register(operations, { listener: 'api', readiness: shared.readiness, metrics: shared.metrics });
   await app.register(async (api) => {
-    await api.register(globalPlugins);
+    await api.register(globalPlugins, { globalLimiter: shared.globalLimiter });
     await api.register(routes, { prefix: '/api' });
   });
   return app;

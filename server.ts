@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, type Config } from './fastify.config.js';
 import { createLogger } from './lib/logger.js';
 import { secretValues } from './lib/secrets.js';
+import { composeShared } from './composition.js';
 import { buildApi } from './app.js';
 import { buildWeb } from './web/app.js';
 import { keepTickObjectShape } from './lib/tick-shape.js';
@@ -102,9 +103,9 @@ let closing = false;
 let web: FastifyInstance | undefined;
 let booting: Promise<void> = Promise.resolve();
 /**
- * Front first, so nothing new reaches the API while it drains; closing the
- * API runs the capabilities' stop callbacks, which also abandons a start-up
- * download in progress (its temporary files are removed as it gives up).
+ * Front first, so nothing new reaches the API while it drains; then the
+ * shared pieces both listeners used, whose stop callbacks also abandon a
+ * start-up download in progress.
  */
 async function shutdown(signal: NodeJS.Signals): Promise<void> {
   if (closing) return;
@@ -130,6 +131,8 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
     logger.info({ listener }, 'listener closed');
   }
   clearInterval(sweep);
+  // Stopping also abandons a start-up download in progress (its temporary files are removed as it gives up).
+  await shared.close();
   // Start-up steps give up once stopping; their clean-up must finish before the exit.
   await booting;
   clearTimeout(deadline);
@@ -146,8 +149,8 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
  */
 async function drain(signal: NodeJS.Signals): Promise<void> {
   const ms = config.SHUTDOWN_DRAIN_MS;
-  if (signal !== 'SIGTERM' || ms === 0 || !api.readiness.ready) return;
-  api.readiness.draining();
+  if (signal !== 'SIGTERM' || ms === 0 || !shared.readiness.ready) return;
+  shared.readiness.draining();
   for (const server of [web, api]) server?.server.prependListener('request', closeAfterAnswer);
   logger.info({ signal, ms }, `draining: /readyz answers 503 and the listeners close in ${ms} ms (SHUTDOWN_DRAIN_MS)`);
   await new Promise((resolve) => setTimeout(resolve, ms));
@@ -158,15 +161,16 @@ function closeAfterAnswer(_request: IncomingMessage, response: ServerResponse): 
 }
 
 await keepTickObjectShape();
-const api = await buildApi({ config, logger });
+const shared = await composeShared({ config, logger });
+const api = await buildApi({ shared });
 onSignal = (signal) => void shutdown(signal);
 await api.ready();
-booting = api.lifecycle.boot();
+booting = shared.lifecycle.boot();
 await booting;
 // A signal during start-up: shutdown() has the process; nothing more starts.
 if (closing) await new Promise<never>(() => {});
 await listen(api, 'api', config.BACKEND_PORT);
-api.readiness.listening('api');
-web = await buildWeb({ logger, frontendDir: config.FRONTEND_DIR, api });
+shared.readiness.listening('api');
+web = await buildWeb({ shared, frontendDir: config.FRONTEND_DIR, api });
 await listen(web, 'front', config.FRONTEND_PORT);
-api.readiness.listening('front');
+shared.readiness.listening('front');

@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import pino from 'pino';
 import { loadConfig } from '../fastify.config.js';
 import { buildApi } from '../app.js';
+import { composeShared } from '../composition.js';
 import { Upstream } from '../lib/upstream.js';
 import { AsnDatasets } from '../datasets/asn/store.js';
 import { writeAsnSnapshots } from './gen-as-rel.js';
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
 
     // 2. Reloads while the API answers /api/asn-connectivity under load.
     const config = loadConfig({ DATA_DIR: root, LOG_LEVEL: 'error', UPSTREAM_OVERRIDE_ORIGIN: 'http://127.0.0.1:9' });
-    const app = await buildApi({ config, logger: quiet });
+    const app = await buildApi({ shared: await composeShared({ config, logger: quiet }) });
     await app.lifecycle.boot();
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const url = `${address}/api/asn-connectivity?asn=13335`;

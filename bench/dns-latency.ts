@@ -5,6 +5,7 @@ import pino from 'pino';
 import { request } from 'undici';
 import { loadConfig } from '../fastify.config.js';
 import { buildApi } from '../app.js';
+import { composeShared } from '../composition.js';
 import { Upstream } from '../lib/upstream.js';
 import { Lifecycle } from '../lib/lifecycle.js';
 import '../lib/fastify-types.js';
@@ -127,7 +128,7 @@ async function main(): Promise<void> {
       DNS_OVERRIDE_SERVER: fakes.dns[0]!,
       LOG_LEVEL: 'error',
     });
-    const app = await buildApi({ config, logger });
+    const app = await buildApi({ shared: await composeShared({ config, logger }) });
     const origin = await listen(app);
     const result = await measure(origin, '/api/dnsresolver?hostname=example.com&type=A', REFERER);
     const rowCount = loadResolvers().reduce((n, r) => n + (r.udp ? 1 : 0) + (r.doh ? 1 : 0), 0);

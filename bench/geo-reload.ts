@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import pino from 'pino';
 import { buildApi } from '../app.js';
+import { composeShared } from '../composition.js';
 import { loadConfig } from '../fastify.config.js';
 import { createLogger } from '../lib/logger.js';
 import geo from '../routes/geo/index.js';
@@ -51,7 +52,8 @@ try {
     logger,
   });
   const databases = new GeoDatabases({ dir: join(dataDir, 'geo'), upstream, accountId: '', licenseKey: '', logger });
-  const app = await buildApi({ config, logger, routes: async (api) => api.register(geo, { databases }) });
+  const shared = await composeShared({ config, logger, geoDatabases: databases });
+  const app = await buildApi({ shared, routes: async (api) => api.register(geo) });
   await databases.loadAll();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/geo-local?ip=${BENCH_IP}&lang=de`;

@@ -4,7 +4,8 @@ import type { Upstream } from './upstream.js';
 import type { SignInTokens } from './sign-in-tokens.js';
 import type { Readiness } from '../operations/readiness.js';
 import type { AppMetrics } from '../operations/metrics.js';
-import type { LentToFront } from './lent-to-front.js';
+import type { RedisLink } from './redis-link.js';
+import type { GeoDatabases } from '../datasets/geo/databases.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,8 +18,10 @@ declare module 'fastify' {
     readiness: Readiness;
     /** Counters the service increments; a no-op unless METRICS=true. */
     metrics: AppMetrics;
-    /** The limiter and local databases the front listener's command-line face shares with /api. */
-    lentToFront: LentToFront;
+    /** The Redis the limiters share with other instances (REDIS_URL); undefined keeps every count in this process. */
+    redisLink: RedisLink | undefined;
+    /** The local city and ASN databases, which the command-line face reads too (composition.ts). */
+    geoDatabases: GeoDatabases;
   }
   interface FastifyContextConfig {
     /** Seconds a success may be cached publicly; unset means the no-store default stays. */

@@ -1,5 +1,5 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { RedisKeys } from '../operations/readiness.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Readiness, RedisKeys } from '../operations/readiness.js';
 import { redisUrlForLogs, TIMED_OUT, type RedisLink } from './redis-link.js';
 
 /** What a Redis does when full, read once at start-up: its policy, or null when CONFIG GET was refused. */
@@ -135,7 +135,11 @@ export async function checkEvictionPolicy(
  * Redis not up at start-up is checked when it comes), and shows on /readyz
  * whether the link can be used now and the policy read.
  */
-export function watchRedis(app: FastifyInstance, link: RedisLink, keys: RedisKeys): void {
+export function watchRedis(
+  app: { log: FastifyBaseLogger; readiness: Readiness },
+  link: RedisLink,
+  keys: RedisKeys,
+): void {
   let policy: string | null = null;
   const check = () =>
     void checkEvictionPolicy(link, keys, app.log).then((read) => {

@@ -1,8 +1,7 @@
 import fp from 'fastify-plugin';
 import clientIp from './client-ip.js';
-import sharedCounters from './shared-counters.js';
 import requestLog from './request-log.js';
-import rateLimit from './rate-limit.js';
+import rateLimit, { type RateLimitPluginOptions } from './rate-limit.js';
 import slowDown from './slow-down.js';
 import cacheControl from './cache-control.js';
 import jsonBody from './json-body.js';
@@ -19,12 +18,11 @@ import loadShedding from './load-shedding.js';
  * Fastify parses bodies after onRequest, so the gate's preValidation hook runs
  * after the limiters, the parsing and the no-store default, as the spec orders.
  */
-export default fp(
-  async (app) => {
+export default fp<RateLimitPluginOptions>(
+  async (app, { globalLimiter }) => {
     await app.register(clientIp);
-    await app.register(sharedCounters);
     if (app.config.LOG_HTTP) await app.register(requestLog);
-    await app.register(rateLimit);
+    await app.register(rateLimit, { globalLimiter });
     await app.register(slowDown);
     await app.register(jsonBody);
     await app.register(cacheControl);

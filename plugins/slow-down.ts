@@ -33,5 +33,5 @@ export default fp(
       onLimitReached: () => app.metrics.limiterEntries.inc({ limiter: 'slow-down' }),
     });
   },
-  { name: 'slow-down', dependencies: ['shared-counters'] },
+  { name: 'slow-down' },
 );

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
 import { fromAppRoot } from '../lib/app-root.js';
 import { fastifyLoggingTo } from '../lib/logger.js';
 import { createListenerServer } from '../lib/http-server.js';
@@ -15,12 +14,14 @@ import operations from '../operations/index.js';
 import openapi from '../openapi/index.js';
 import commandLine, { answerInListener, answerNotServed, faceRequest } from './command-line/index.js';
 import speedRoutes from './speed/index.js';
+import type { Shared } from '../composition.js';
 
 /** Where `npm run build` writes the site (Vite's output, then its .br and .gz variants). */
 export const BUILT_SITE_DIR = 'dist/site';
 
 export interface WebOptions {
-  logger: Logger;
+  /** The process's shared pieces (composition.ts): settings, logger, readiness, metrics, Redis, limiter, databases. */
+  shared: Shared;
   /** The build folder to serve; empty means the site `npm run build` writes to dist/site. */
   frontendDir: string;
   /** The API listener's application, ready; every /api request is handed to it. */
@@ -48,8 +49,9 @@ export function siteRoot(frontendDir: string): string {
  * process rather than through a loopback HTTP proxy: the proxy cost four
  * times the CPU of the API request itself (docs/decisions/0001).
  */
-export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOptions): Promise<FastifyInstance> {
-  const settings = siteSettings(api.config, api.readiness);
+export async function buildWeb({ shared, frontendDir, api, memoryCaps }: WebOptions): Promise<FastifyInstance> {
+  const { config, logger, readiness, geoDatabases, globalLimiter } = shared;
+  const settings = siteSettings(config, readiness);
   const headers = securityHeaders(plainHttpOrigins(settings), scriptOrigins(settings));
   const site = await LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps, headers });
   const app = fastifyLoggingTo(logger, {
@@ -80,11 +82,11 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
             const face = faceRequest(url, req.headers);
             if (!face) {
               if (file?.inMemory) return sendSiteFile(req, res, file);
-            } else if (!api.lentToFront.globalLimit) {
+            } else if (!globalLimiter) {
               // Speed device (web/command-line/README.md, "Speed"; docs/performance.md's
               // register): with no limiter to count the request, the face's answer
               // is written here, the same as its route writes it.
-              return answerInListener(req, res, face, api.lentToFront, logger);
+              return answerInListener(req, res, face, geoDatabases, logger);
             }
           }
           // Set before Fastify sees the request, so its own answers (a 404, a
@@ -100,8 +102,8 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
 
   // First, so the document sees every route registered after it, wherever.
   await app.register(openapi, { handsOver: api });
-  await app.register(operations, { listener: 'front', readiness: api.readiness, metrics: api.metrics });
-  await app.register(speedRoutes, { config: api.config, redisLink: api.redisLink });
+  await app.register(operations, { listener: 'front', readiness, metrics: shared.metrics });
+  await app.register(speedRoutes, { config, redisLink: shared.redisLink });
   // Read on each request, as the loaded geo database can change while running;
   // `no-cache` so a change reaches open pages' next load.
   app.route({
@@ -112,7 +114,7 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
       reply
         .header('cache-control', 'no-cache')
         .type('application/json; charset=utf-8')
-        .send(siteSettings(api.config, api.readiness)),
+        .send(siteSettings(config, readiness)),
   });
   const answerSite = (request: FastifyRequest, reply: FastifyReply) => {
     const current = site.current;
@@ -135,7 +137,7 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
     }
     return notFound(reply);
   };
-  await app.register(commandLine, { lent: api.lentToFront, site: answerSite });
+  await app.register(commandLine, { databases: geoDatabases, globalLimiter, site: answerSite });
   // The site's files and pages, not an interface: out of the OpenAPI document.
   app.route({ method: ['GET', 'HEAD'], url: '/*', schema: { hide: true }, handler: answerSite });
   app.setNotFoundHandler((_request, reply) => notFound(reply));

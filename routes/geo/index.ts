@@ -1,9 +1,6 @@
-import { join } from 'node:path';
 import { Type, type FastifyPluginAsyncTypebox, type Static, type TObject } from '@fastify/type-provider-typebox';
-import { fromAppRoot } from '../../lib/app-root.js';
 import { guarded } from '../../schemas/guarded.js';
 import { publicIpGuard } from '../../schemas/guards.js';
-import { GeoDatabases } from '../../datasets/geo/databases.js';
 import { forwardedLang, normaliseLang } from './lang.js';
 import { GeoRecord, GeoRecordFields, type GeoBase } from './normalise.js';
 import { ipApi, ip2location, ipSb, ipapiIs, ipinfo, localLookup, ONE_DAY, privateIpinfo } from './sources.js';
@@ -13,9 +10,6 @@ import { ErrorBody } from '../../schemas/error-body.js';
 import { UpstreamFailure } from '../../lib/upstream-failure.js';
 
 const DATABASE_NOT_LOADED = 'Geolocation database is not loaded';
-
-/** The start-up step that downloads what is missing, loads both databases and warms the timezone lookup. */
-export const GEO_DATABASES_STEP = 'geo databases';
 
 const errors = { 400: ErrorBody, 500: ErrorBody, 503: ErrorBody };
 // `lang` takes any value, repeated or absurd: geo-local normalises it, the others forward it.
@@ -39,41 +33,9 @@ function withTimezone<T extends GeoBase>(base: T): T & { timezone: string | null
   return record;
 }
 
-export interface GeoOptions {
-  /** Databases made by the caller, who then drives them directly (the reload bench); by default made from the settings. */
-  databases?: GeoDatabases;
-}
-
-/** The seven geolocation routes and the local databases' life cycle. */
-const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
-  const databases =
-    options.databases ??
-    new GeoDatabases({
-      dir: join(fromAppRoot(app.config.DATA_DIR), 'geo'),
-      upstream: app.upstream,
-      provider: app.config.GEODB_PROVIDER,
-      accountId: app.config.GEODB_ACCOUNT_ID,
-      licenseKey: app.config.GEODB_LICENSE_KEY,
-      logger: app.log,
-      signal: app.lifecycle.stopping,
-    });
-  app.lifecycle.addStep({
-    phase: 'geo-databases',
-    name: GEO_DATABASES_STEP,
-    run: () => databases.bootstrap(),
-  });
-  app.lifecycle.addStep({
-    phase: 'background',
-    name: 'geo database watcher and updater',
-    run: async () => {
-      databases.startWatcher();
-      if (app.config.GEODB_AUTO_UPDATE) databases.startAutoUpdate();
-    },
-  });
-  app.lifecycle.onStop('geo databases', () => databases.stop());
-  app.readiness.addDataset('geoCity', () => databases.status('city'));
-  app.readiness.addDataset('geoAsn', () => databases.status('asn'));
-  app.lentToFront.geoDatabases = databases;
+/** The seven geolocation routes; /geo-local reads the local databases the composition root handed the app. */
+const geo: FastifyPluginAsyncTypebox = async (app) => {
+  const databases = app.geoDatabases;
 
   const cached = { cacheTtl: ONE_DAY };
 

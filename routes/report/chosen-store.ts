@@ -106,5 +106,5 @@ export default fp(
       ...store?.details,
     }));
   },
-  { name: 'report-store', dependencies: ['shared-counters'] },
+  { name: 'report-store' },
 );

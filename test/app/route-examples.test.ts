@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyPluginAsync, HTTPMethods } from 'fastify';
 import { buildApi } from '../../app.js';
+import { composeShared } from '../../composition.js';
 import capabilities from '../../routes/index.js';
 import { loadConfig } from '../../fastify.config.js';
 import { createLogger } from '../../lib/logger.js';
@@ -29,7 +30,8 @@ test('every route under /api has an example request in its routes/<cap>/examples
   };
   const fakes = await startAllFakes();
   const config = loadConfig({ ...fakes.env, DATA_DIR: '/nonexistent-test-data', LOAD_SHEDDING: 'false' });
-  const app = await buildApi({ config, logger: createLogger(config, new LogCapture(), []), routes: recording });
+  const shared = await composeShared({ config, logger: createLogger(config, new LogCapture(), []) });
+  const app = await buildApi({ shared, routes: recording });
   try {
     await app.ready();
     for (const request of exampleRequests()) await call(app, request);
@@ -44,6 +46,7 @@ test('every route under /api has an example request in its routes/<cap>/examples
     );
   } finally {
     await app.close();
+    await shared.close();
     await fakes.close();
   }
 });

@@ -5,14 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { request } from 'undici';
 import { buildWeb } from '../../web/app.js';
+import type { Shared } from '../../composition.js';
 import { assertErrorAnswer, buildTestApi, call, REFERER } from '../support/app.js';
 
 let app: FastifyInstance;
+let shared: Shared;
 before(async () => {
-  ({ app } = await buildTestApi());
+  ({ app, shared } = await buildTestApi());
 });
 after(() => app.close());
 
@@ -69,7 +70,7 @@ test('behind the global chain: without an allowed Referer the gate answers 403',
 
 test('through the front listener over a real socket: the socket peer, named by the hand-over', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'client-ip-site-'));
-  const web = await buildWeb({ logger: pino({ level: 'silent' }), frontendDir: dir, api: app });
+  const web = await buildWeb({ shared, frontendDir: dir, api: app });
   try {
     await web.listen({ port: 0, host: '127.0.0.1' });
     const res = await request(`http://127.0.0.1:${(web.server.address() as AddressInfo).port}/api/client-ip`, {

@@ -245,7 +245,7 @@ test('a database that fails as it is read: 500 in fixed words, nothing of the ca
     const broken = await startFront(env);
     try {
       // Fault injection: the loaded reader's lookups now fail, as a damaged file's would.
-      broken.api.lentToFront.geoDatabases!.city!.get = () => {
+      broken.shared.geoDatabases.city!.get = () => {
         throw new Error('corrupt search tree in /var/lib/secret.mmdb');
       };
       const res = await broken.get('/city?ip=8.8.8.8', CURL);

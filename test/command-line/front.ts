@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { request } from 'undici';
 import { buildWeb } from '../../web/app.js';
-import { GEO_DATABASES_STEP } from '../../routes/geo/index.js';
+import type { Shared } from '../../composition.js';
+import { GEO_DATABASES_STEP } from '../../datasets/geo/service-databases.js';
 import { buildTestApi, runStartupStep } from '../support/app.js';
 import { asnDatabase, cityDatabase } from '../support/sample-geo-databases.js';
 
@@ -15,6 +15,8 @@ export const INDEX_HTML = '<!doctype html><title>The site</title><div id="app"><
 export interface Front {
   origin: string;
   api: FastifyInstance;
+  /** The pieces both listeners were handed (the limiter, the databases). */
+  shared: Shared;
   get: (
     path: string,
     headers?: Record<string, string>,
@@ -37,14 +39,15 @@ export async function startFront(env: Record<string, string> = {}, databases = t
     await writeFile(join(dir, 'geo', 'GeoLite2-City.mmdb'), cityDatabase());
     await writeFile(join(dir, 'geo', 'GeoLite2-ASN.mmdb'), asnDatabase());
   }
-  const { app: api } = await buildTestApi({ DATA_DIR: dir, ...env });
+  const { app: api, shared } = await buildTestApi({ DATA_DIR: dir, ...env });
   if (databases) await runStartupStep(api, GEO_DATABASES_STEP);
-  const web = await buildWeb({ logger: pino({ level: 'silent' }), frontendDir: join(dir, 'site'), api });
+  const web = await buildWeb({ shared, frontendDir: join(dir, 'site'), api });
   await web.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(web.server.address() as AddressInfo).port}`;
   return {
     origin,
     api,
+    shared,
     get: async (path, headers = {}, method = 'GET') => {
       const res = await request(`${origin}${path}`, { method, headers });
       return { status: res.statusCode, headers: res.headers, text: await res.body.text() };

@@ -25,8 +25,8 @@ test("the speed device (no limiter) answers exactly as the face's routes (a limi
   const device = await startFront();
   const routes = await startFront({ SECURITY_RATE_LIMIT: '1000000' });
   try {
-    assert.equal(device.api.lentToFront.globalLimit, undefined, 'no limiter: the raw listener answers');
-    assert.ok(routes.api.lentToFront.globalLimit, 'a limiter: every request goes through the routes');
+    assert.equal(device.shared.globalLimiter, undefined, 'no limiter: the raw listener answers');
+    assert.ok(routes.shared.globalLimiter, 'a limiter: every request goes through the routes');
     for (const { url } of FACE_PATHS) {
       for (const query of QUERIES) {
         for (const headers of CLIENTS) {

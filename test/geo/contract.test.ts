@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { assertErrorAnswer, assertGuardErrors, buildTestApi, call, runStartupStep } from '../support/app.js';
-import { GEO_DATABASES_STEP } from '../../routes/geo/index.js';
+import { GEO_DATABASES_STEP } from '../../datasets/geo/service-databases.js';
 import { registerGeoFakeRoutes } from '../support/fake-routes/geo.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 import { fixture } from '../support/fake-upstream.js';

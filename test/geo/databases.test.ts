@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { downloadTestBed } from '../support/download-test-bed.js';
 import { buildTestApi, call, LogCapture, runStartupStep } from '../support/app.js';
-import { GEO_DATABASES_STEP } from '../../routes/geo/index.js';
+import { GEO_DATABASES_STEP } from '../../datasets/geo/service-databases.js';
 import { Upstream } from '../../lib/upstream.js';
 import { EDITIONS, GeoDatabases, type Edition } from '../../datasets/geo/databases.js';
 import { asnDatabase, cityDatabase } from '../support/sample-geo-databases.js';

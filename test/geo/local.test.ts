@@ -4,7 +4,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertErrorAnswer, buildTestApi, call, runStartupStep } from '../support/app.js';
-import { GEO_DATABASES_STEP } from '../../routes/geo/index.js';
+import { GEO_DATABASES_STEP } from '../../datasets/geo/service-databases.js';
 import { cityDatabase, asnDatabase } from '../support/sample-geo-databases.js';
 import { mountainViewRecord } from '../support/geo-records.js';
 

@@ -10,6 +10,7 @@ import { request } from 'undici';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { OpenAPIV3_1 as OpenApi31 } from 'openapi-types';
 import { buildApi } from '../../app.js';
+import { composeShared, type Shared } from '../../composition.js';
 import { buildWeb } from '../../web/app.js';
 import { loadConfig } from '../../fastify.config.js';
 import { createLogger } from '../../lib/logger.js';
@@ -32,6 +33,7 @@ const recordRoutes = (message: unknown) => {
   });
 };
 
+let shared: Shared;
 let api: FastifyInstance;
 let web: FastifyInstance;
 let dir: string;
@@ -44,9 +46,10 @@ before(async () => {
   // METRICS=true: the API listener's /metrics is registered only then.
   const config = loadConfig({ DATA_DIR: '/nonexistent-test-data', LOAD_SHEDDING: 'false', METRICS: 'true' });
   const logger = createLogger(config, new LogCapture(), []);
-  api = await buildApi({ config, logger });
+  shared = await composeShared({ config, logger });
+  api = await buildApi({ shared });
   await api.ready();
-  web = await buildWeb({ logger, frontendDir: dir, api });
+  web = await buildWeb({ shared, frontendDir: dir, api });
   unsubscribe('fastify.initialization', recordRoutes);
   for (const [name, app] of [
     ['api', api],
@@ -60,6 +63,7 @@ before(async () => {
 after(async () => {
   await web?.close();
   await api?.close();
+  await shared?.close();
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
-import pino from 'pino';
 import { buildWeb } from '../../web/app.js';
 import { DATASETS } from '../../operations/readiness.js';
 import { buildTestApi } from '../support/app.js';
@@ -100,7 +99,7 @@ test('/readyz answers 503 until both listeners listen, then 200; the API listene
   t.after(() => fakes.close());
   const dataDir = await mkdtemp(join(tmpdir(), 'ready-'));
   t.after(() => rm(dataDir, { recursive: true, force: true }));
-  const { app: api } = await buildTestApi({ ...fakes.env, DATA_DIR: dataDir });
+  const { app: api, shared } = await buildTestApi({ ...fakes.env, DATA_DIR: dataDir });
   t.after(() => api.close());
   await api.lifecycle.boot();
   await serviceStatusPrimed(api);
@@ -116,7 +115,7 @@ test('/readyz answers 503 until both listeners listen, then 200; the API listene
   api.readiness.listening('api');
   assert.equal((await get(`${origin(api)}/readyz`)).status, 503, 'the front listener is not up yet');
 
-  const web = await buildWeb({ logger: pino({ level: 'silent' }), frontendDir: '', api });
+  const web = await buildWeb({ shared, frontendDir: '', api });
   t.after(() => web.close());
   await web.listen({ port: 0, host: '127.0.0.1' });
   assertVerdictOnly(await get(`${origin(web)}/readyz`), 503, 'not ready');

@@ -6,6 +6,7 @@ import { loadConfig } from '../../fastify.config.js';
 import { createLogger } from '../../lib/logger.js';
 import { secretValues } from '../../lib/secrets.js';
 import { buildApi } from '../../app.js';
+import { composeShared, type Shared } from '../../composition.js';
 import capabilities from '../../routes/index.js';
 
 /** Collects the JSON log lines a test's app writes. */
@@ -29,6 +30,8 @@ export const REFERER = { referer: 'http://localhost/' };
 export interface TestApi {
   app: FastifyInstance;
   logs: LogCapture;
+  /** The pieces the app was handed; closing the app closes them too. */
+  shared: Shared;
 }
 
 /** The real API application on settings `env` (over the defaults), logging JSON into a capture. */
@@ -53,14 +56,12 @@ export async function buildTestApiWith(
     await api.register(capabilities);
     await api.register(routes);
   };
-  const app = await buildApi({
-    config,
-    logger: createLogger(config, logs, secretValues(config)),
-    dispatcher,
-    routes: withTestRoutes,
-  });
+  const shared = await composeShared({ config, logger: createLogger(config, logs, secretValues(config)), dispatcher });
+  const app = await buildApi({ shared, routes: withTestRoutes });
+  // A test owns one app: closing it ends what server.ts would close after both listeners.
+  app.addHook('onClose', () => shared.close());
   await app.ready();
-  return { app, logs };
+  return { app, logs, shared };
 }
 
 /** Runs one of the app's start-up steps, as server.ts does at boot (the geo databases' step loads them, say). */

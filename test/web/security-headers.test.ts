@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { buildWeb } from '../../web/app.js';
+import type { Shared } from '../../composition.js';
 import { compressFolder } from '../../web/compress-build.js';
 import { buildTestApi, REFERER } from '../support/app.js';
 import { rawRequest } from '../support/http-raw.js';
@@ -22,13 +22,14 @@ const INDEX = `<!doctype html><html><head><title>SPA</title></head><body><div id
 const CAPS = { file: 64 * 1024, total: 16 * 1024 * 1024 };
 
 let api: FastifyInstance;
+let shared: Shared;
 const webs: FastifyInstance[] = [];
 let parent: string;
 let built: string;
 let notBuilt: string;
 
 async function listen(frontendDir: string): Promise<string> {
-  const web = await buildWeb({ logger: pino({ level: 'silent' }), frontendDir, api, memoryCaps: CAPS });
+  const web = await buildWeb({ shared, frontendDir, api, memoryCaps: CAPS });
   webs.push(web);
   await web.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(web.server.address() as AddressInfo).port}`;
@@ -44,7 +45,7 @@ before(async () => {
   await writeFile(join(dir, 'big.html'), `<!doctype html><title>big</title>${'<!-- big -->'.repeat(30_000)}`);
   await compressFolder(dir);
   await mkdir(join(parent, 'empty'));
-  ({ app: api } = await buildTestApi());
+  ({ app: api, shared } = await buildTestApi());
   built = await listen(dir);
   notBuilt = await listen(join(parent, 'empty'));
 });

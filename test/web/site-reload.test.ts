@@ -8,17 +8,19 @@ import { brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildWeb } from '../../web/app.js';
+import type { Shared } from '../../composition.js';
 import { compressFolder } from '../../web/compress-build.js';
 import { buildTestApi, LogCapture } from '../support/app.js';
 import { rawRequest } from '../support/http-raw.js';
 
 let api: FastifyInstance;
+let shared: Shared;
 let parent: string;
 const webs: FastifyInstance[] = [];
 
 before(async () => {
   parent = await mkdtemp(join(tmpdir(), 'site-reload-'));
-  ({ app: api } = await buildTestApi());
+  ({ app: api, shared } = await buildTestApi());
 });
 
 after(async () => {
@@ -30,7 +32,7 @@ after(async () => {
 /** A front listener on `dir`, its log captured. */
 async function serve(dir: string) {
   const logs = new LogCapture();
-  const web = await buildWeb({ logger: pino({ level: 'info' }, logs), frontendDir: dir, api });
+  const web = await buildWeb({ shared: { ...shared, logger: pino({ level: 'info' }, logs) }, frontendDir: dir, api });
   webs.push(web);
   await web.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(web.server.address() as AddressInfo).port}`;

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { buildWeb, siteRoot } from '../../web/app.js';
+import type { Shared } from '../../composition.js';
 import { isHashedAsset, isNavigation } from '../../web/cache-class.js';
 import { compressFolder } from '../../web/compress-build.js';
 import { fromAppRoot } from '../../lib/app-root.js';
@@ -24,6 +24,7 @@ const SECRET = 'TOP-SECRET-OUTSIDE-THE-BUILD';
 const CAPS = { file: 64 * 1024, total: 16 * 1024 * 1024 };
 
 let api: FastifyInstance;
+let shared: Shared;
 let web: FastifyInstance;
 let parent: string;
 let origin: string;
@@ -46,8 +47,8 @@ before(async () => {
   await writeFile(join(dir, 'docs', 'index.html'), '<!doctype html><title>Docs</title>');
   await writeFile(join(dir, '.vite', 'manifest.json'), '{"private": true}');
   await compressFolder(dir);
-  ({ app: api } = await buildTestApi());
-  web = await buildWeb({ logger: pino({ level: 'silent' }), frontendDir: dir, api, memoryCaps: CAPS });
+  ({ app: api, shared } = await buildTestApi());
+  web = await buildWeb({ shared, frontendDir: dir, api, memoryCaps: CAPS });
   await web.listen({ port: 0, host: '127.0.0.1' });
   origin = `http://127.0.0.1:${(web.server.address() as AddressInfo).port}`;
 });

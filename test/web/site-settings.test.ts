@@ -7,7 +7,7 @@ import { request } from 'undici';
 import { plainHttpOrigins, type SiteSettings } from '../../web/site-settings.js';
 import { runStartupStep } from '../support/app.js';
 import { startFront } from '../support/front-server.js';
-import { GEO_DATABASES_STEP } from '../../routes/geo/index.js';
+import { GEO_DATABASES_STEP } from '../../datasets/geo/service-databases.js';
 import { cityDatabase } from '../support/sample-geo-databases.js';
 import { dbipAsnDatabase, dbipCityDatabase } from '../support/sample-dbip-databases.js';
 

@@ -1,5 +1,5 @@
 import { INTERNAL_ERROR } from '../../lib/http-error.js';
-import type { LentToFront } from '../../lib/lent-to-front.js';
+import type { GeoDatabases } from '../../datasets/geo/databases.js';
 import type { Format } from './client.js';
 import { jsonAnswer } from './json-answer.js';
 import { networkFor, placeFor } from './local-record.js';
@@ -64,16 +64,15 @@ export function answerFor(
   ip: unknown,
   caller: string,
   userAgent: string | undefined,
-  lent: LentToFront,
+  databases: GeoDatabases,
 ): Answer {
   const { printed } = path;
   const format = formatOf(path, asked);
   const address = requestedAddress(ip, caller);
   if (typeof address !== 'string') return failure(format, address.status, address.error);
-  const databases = lent.geoDatabases;
   if (printed.kind === 'record' || (printed.kind === 'root' && format === 'json')) {
-    const city = databases?.city;
-    const asn = databases?.asn;
+    const city = databases.city;
+    const asn = databases.asn;
     return {
       status: 200,
       json: true,
@@ -83,11 +82,11 @@ export function answerFor(
   if (printed.kind === 'root' || printed.kind === 'address') return line(200, address);
   let value: string | undefined;
   if (printed.kind === 'place') {
-    const city = databases?.city;
+    const city = databases.city;
     if (!city) return failure(format, 503, DATABASE_NOT_LOADED);
     value = placeFor(city, address)?.fields[printed.field];
   } else {
-    const asn = databases?.asn;
+    const asn = databases.asn;
     if (!asn) return failure(format, 503, DATABASE_NOT_LOADED);
     value = networkFor(asn, address)?.fields[printed.field];
   }

@@ -2,9 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { callerAddress, clientIp } from '../../lib/client-ip.js';
-import type { LentToFront } from '../../lib/lent-to-front.js';
+import type { GeoDatabases } from '../../datasets/geo/databases.js';
+import type { GlobalLimiter } from '../../lib/global-limiter.js';
 import clientIpSlots from '../../plugins/client-ip.js';
-import { TooManyRequests } from '../../plugins/rate-limit.js';
+import { globalLimitCheck, limiterLibrary, TooManyRequests, type LimitCheck } from '../../plugins/rate-limit.js';
 import { answerFor, internalFailure, ipParameter, notServed, tooManyRequests, type Answer } from './answer.js';
 import { commandLineFormat } from './client.js';
 import { FACE_PATHS, type FaceRequest } from './paths.js';
@@ -14,8 +15,10 @@ import { sendAnswer } from './send-answer.js';
 export { faceRequest } from './paths.js';
 
 export interface CommandLineOptions {
-  /** The API's global limiter and local databases. */
-  lent: LentToFront;
+  /** The local databases the answers come from (the geo routes' own). */
+  databases: GeoDatabases;
+  /** The global limiter /api counts with too; absent while SECURITY_RATE_LIMIT is 0. */
+  globalLimiter: GlobalLimiter | undefined;
   /** Answers everyone else on the same paths: the site (its single-page-app fallback for a navigation). */
   site: (request: FastifyRequest, reply: FastifyReply) => unknown;
 }
@@ -33,12 +36,12 @@ export function answerInListener(
   req: IncomingMessage,
   res: ServerResponse,
   face: FaceRequest,
-  lent: LentToFront,
+  databases: GeoDatabases,
   logger: Logger,
 ): void {
   sendAnswer(
     res,
-    answerOrFailure(face, req, () => callerAddress(req.headers, req.socket.remoteAddress), lent, logger),
+    answerOrFailure(face, req, () => callerAddress(req.headers, req.socket.remoteAddress), databases, logger),
   );
 }
 
@@ -47,12 +50,12 @@ function answerOrFailure(
   { path, format }: FaceRequest,
   req: IncomingMessage,
   caller: () => string,
-  lent: LentToFront,
+  databases: GeoDatabases,
   log: FastifyBaseLogger,
 ): Answer {
   const url = req.url ?? '/';
   try {
-    return answerFor(path, format, ipParameter(url), caller(), req.headers['user-agent'], lent);
+    return answerFor(path, format, ipParameter(url), caller(), req.headers['user-agent'], databases);
   } catch (err) {
     log.error({ err, url }, 'request failed');
     return internalFailure(path, format);
@@ -76,11 +79,16 @@ export function answerNotServed(request: FastifyRequest, reply: FastifyReply): b
 /**
  * The command-line face (web/command-line/README.md): the paths of the ifconfig.co
  * engine, answered from the local databases only, for command-line clients;
- * a browser on the same paths gets the site. The API's global limiter counts
- * these requests as it counts /api's, under the same key.
+ * a browser on the same paths gets the site. The global limiter /api uses
+ * (composition.ts) counts these requests too: one count, under the same key.
  */
-const commandLine: FastifyPluginAsync<CommandLineOptions> = async (app, { lent, site }) => {
+const commandLine: FastifyPluginAsync<CommandLineOptions> = async (app, { databases, globalLimiter, site }) => {
   await app.register(clientIpSlots);
+  let globalLimit: LimitCheck | undefined;
+  if (globalLimiter) {
+    await app.register(limiterLibrary);
+    globalLimit = globalLimitCheck(app, globalLimiter);
+  }
 
   for (const path of FACE_PATHS) {
     app.route({
@@ -98,7 +106,7 @@ const commandLine: FastifyPluginAsync<CommandLineOptions> = async (app, { lent, 
         const format = commandLineFormat(request.headers);
         if (!format) return site(request, reply);
         try {
-          await lent.globalLimit?.(request, reply);
+          await globalLimit?.(request, reply);
         } catch (err) {
           reply.hijack();
           if (!(err instanceof TooManyRequests)) {
@@ -113,7 +121,7 @@ const commandLine: FastifyPluginAsync<CommandLineOptions> = async (app, { lent, 
         reply.hijack();
         sendAnswer(
           reply.raw,
-          answerOrFailure({ path, format }, request.raw, () => clientIp(request), lent, request.log),
+          answerOrFailure({ path, format }, request.raw, () => clientIp(request), databases, request.log),
         );
       },
     });

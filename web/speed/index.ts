@@ -22,7 +22,7 @@ const ERRORS = { 400: SpeedError, 403: SpeedError, 413: SpeedError, 429: SpeedEr
 
 export interface SpeedOptions {
   config: Config;
-  /** The API's Redis link, so the request limit is one across instances when REDIS_URL is set. */
+  /** The process's Redis link (composition.ts), so the request limit is one across instances when REDIS_URL is set. */
   redisLink: RedisLink | undefined;
 }
 

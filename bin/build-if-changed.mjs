@@ -14,7 +14,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 // site's (web/site: components, locales, index.html, Vite's config), and the
 // installed dependencies as the lock file names them.
 const INPUT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
-const INPUT_FOLDERS = ['datasets', 'lib', 'operations', 'plugins', 'routes', 'schemas', 'web'];
+const INPUT_FOLDERS = ['contract', 'datasets', 'lib', 'operations', 'plugins', 'routes', 'schemas', 'web'];
 const SKIPPED = new Set(['node_modules', 'dist']);
 const OUTPUTS = ['dist/server.js', 'dist/site/index.html'];
 const STAMP = join(ROOT, 'dist', '.build-inputs');

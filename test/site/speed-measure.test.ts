@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import SpeedTest from '@cloudflare/speedtest';
-import { checkReport } from '../../routes/report/schema.js';
+import { checkReport } from '../../contract/report.js';
 import { mbps, speedSection, NO_FIGURES, type Figures, type Scores } from '../../web/site/src/tools/speed/figures.js';
 import { startRun } from '../../web/site/src/tools/speed/run.js';
 

@@ -20,3 +20,4 @@ export type IpAnswer = Static<typeof IpAnswer>;
 // IpAnswer first: a domain answer has no top-level __raw, and an IP answer's
 // members are not host names, so each value fits exactly one branch.
 export const WhoisResponse = Type.Union([IpAnswer, DomainAnswer]);
+export type WhoisResponse = Static<typeof WhoisResponse>;

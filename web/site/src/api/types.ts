@@ -12,8 +12,16 @@ export type {
   Outages,
 } from '@contract/asn.js';
 export type { Detail as StatusDetail, Indicator, Overview as StatusOverview } from '@contract/service-status.js';
+export type { CensorshipAnswer, CensorshipCountry, Tier } from '@contract/censorship.js';
+export type { DnsResolverAnswer as DnsAnswer, DnsRow } from '@contract/dnsresolver.js';
+export type { ProbeCountries } from '@contract/probe-countries.js';
 export type { Report, ReportCreated, StoredReport } from '@contract/report.js';
+export type { WhoisResponse as WhoisAnswer } from '@contract/whois.js';
+import type { MacVendor, NoVendor } from '@contract/macchecker.js';
 import type { ReportSections } from '../lib/report-sections';
+
+/** The MAC lookup's answer; the page reads `error` of either branch, and a vendor's answer has none. */
+export type MacAnswer = (MacVendor & { error?: never }) | NoVendor;
 
 // Not yet in contract/: only the fields the site reads are typed.
 
@@ -43,57 +51,6 @@ export interface GeoRecord {
   isProxy?: boolean;
   advancedData?: AdvancedData;
   error?: unknown;
-}
-
-export type WhoisAnswer = Record<string, unknown> & { __raw?: unknown };
-
-export interface DnsRow {
-  provider: string;
-  type: string;
-  country: string;
-  result: string[] | string;
-}
-export interface DnsAnswer {
-  results: DnsRow[];
-}
-
-export type Tier = 'confirmed' | 'likely' | 'signs' | 'ok';
-export interface CensorshipCountry {
-  country: string;
-  tier: Tier;
-  measurements: number;
-  anomaly: number;
-  confirmed: number;
-  methods: Record<string, number>;
-}
-export interface CensorshipAnswer {
-  since: string;
-  until: string;
-  countries: CensorshipCountry[];
-}
-
-export interface ProbeCountries {
-  countries: string[];
-  continents: Array<{ key: string; countries: string[] }>;
-}
-
-export interface MacAnswer {
-  success: boolean;
-  error?: string;
-  macPrefix: string;
-  blockStart: string;
-  blockEnd: string;
-  blockSize: number | string;
-  blockType: string;
-  company: string;
-  country: string;
-  address: string;
-  isRand: boolean;
-  isPrivate: boolean;
-  isMulticast: boolean;
-  isUnicast: boolean;
-  isLocal: boolean;
-  isGlobal: boolean;
 }
 
 /** A card of the report's `ipinfo` section (contract 19.3). */

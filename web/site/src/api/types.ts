@@ -17,41 +17,24 @@ export type { DnsResolverAnswer as DnsAnswer, DnsRow } from '@contract/dnsresolv
 export type { ProbeCountries } from '@contract/probe-countries.js';
 export type { Report, ReportCreated, StoredReport } from '@contract/report.js';
 export type { WhoisResponse as WhoisAnswer } from '@contract/whois.js';
+import type { AdvancedData, GatedState, GeoRecord as GeoFields, KeyedBRecord, PrivateRecord } from '@contract/geo.js';
 import type { MacVendor, NoVendor } from '@contract/macchecker.js';
 import type { ReportSections } from '../lib/report-sections';
 
 /** The MAC lookup's answer; the page reads `error` of either branch, and a vendor's answer has none. */
 export type MacAnswer = (MacVendor & { error?: never }) | NoVendor;
 
-// Not yet in contract/: only the fields the site reads are typed.
-
 /** A gated geo-private field: the companion API's sentinel instead of a value. */
-export type Gate = 'sign_in_required' | 'quota_exceeded';
+export type Gate = GatedState;
+export type { AdvancedData };
 
-export interface AdvancedData {
-  score: number | 'unknown' | Gate;
-  tags: { isNative: boolean; isProxyOrVPN: boolean } | Gate;
-  proxyProtocol: string;
-  proxyProvider: string;
-  operatorType: string;
-}
-
-export interface GeoRecord {
-  ip?: string | null;
-  country: string | null;
-  country_name?: string | null;
-  region?: string | null;
-  city?: string | null;
-  latitude?: number | null;
-  longitude?: number | null;
-  timezone?: string | null;
-  org?: string | null;
-  asn?: string | null;
-  isHosting?: boolean;
-  isProxy?: boolean;
-  advancedData?: AdvancedData;
-  error?: unknown;
-}
+/**
+ * Any geo route's record: the common fields, with the keyed-b flags or the
+ * private verdict where that route adds them; a 200 carrying `error` is a
+ * failed lookup (frontend contract 1.1).
+ */
+export type GeoRecord = GeoFields &
+  Partial<Pick<KeyedBRecord, 'isHosting' | 'isProxy'> & Pick<PrivateRecord, 'advancedData'>> & { error?: unknown };
 
 /** A card of the report's `ipinfo` section (contract 19.3). */
 export type ReportCard = NonNullable<ReportSections['ipinfo']>['cards'][number];

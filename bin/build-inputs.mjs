@@ -12,7 +12,7 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 // components, locales, index.html, Vite's config), and the installed
 // dependencies as the lock file names them.
 const INPUT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
-const INPUT_FOLDERS = ['datasets', 'lib', 'openapi', 'operations', 'plugins', 'routes', 'schemas', 'web'];
+const INPUT_FOLDERS = ['contract', 'datasets', 'lib', 'openapi', 'operations', 'plugins', 'routes', 'schemas', 'web'];
 const SKIPPED = new Set(['node_modules', 'dist']);
 
 /** The digest of the inputs of the last successful build. */

@@ -1,4 +1,4 @@
-import { Report } from '../routes/report/schema.js';
+import { Report } from '../contract/report.js';
 import { FULL_REPORT } from '../test/support/fake-routes/platform.js';
 
 /**

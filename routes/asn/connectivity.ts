@@ -1,23 +1,13 @@
-import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { guarded } from '../../schemas/guarded.js';
 import { asnGuard } from '../../schemas/guards.js';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
-import { upstreamTopology, type NodeType } from '../../datasets/asn/topology.js';
+import { upstreamTopology } from '../../datasets/asn/topology.js';
 import { ErrorAnswers } from '../../schemas/error-body.js';
-import { Nullable } from '../../schemas/nullable.js';
-import { StringEnum } from './string-enum.js';
+import { Connectivity } from '../../contract/asn.js';
 import { cacheWhenComplete, type OrgNames } from './org-names.js';
 
-const NODE_TYPES: readonly NodeType[] = ['origin', 'origin-tier1', 'tier1', 'intermediate'];
-
-const Connectivity = Type.Object({
-  origin: Type.Integer(),
-  nodes: Type.Array(Type.Object({ asn: Type.Integer(), type: StringEnum(NODE_TYPES), name: Nullable(Type.String()) })),
-  /** Customer → provider. */
-  edges: Type.Array(Type.Object({ from: Type.Integer(), to: Type.Integer() })),
-});
 const Query = Type.Object({ asn: guarded(asnGuard) });
-type ConnectivityBody = Static<typeof Connectivity>;
 
 /** GET /api/asn-connectivity?asn=: the upstream graph toward the Tier-1s, from the local AS-relationship snapshot. */
 const connectivity: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets; orgNames: OrgNames }> = async (
@@ -33,7 +23,7 @@ const connectivity: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets; orgNames:
         response: { 200: Connectivity, ...ErrorAnswers },
       },
     },
-    async (request, reply): Promise<ConnectivityBody> => {
+    async (request, reply): Promise<Connectivity> => {
       const origin = Number(request.query.asn);
       const graph = datasets.graph;
       // Degraded, not an answer to keep for a month: no-store stays.

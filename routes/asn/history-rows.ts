@@ -1,3 +1,5 @@
+import type { HistoryRow } from '../../contract/asn.js';
+
 /** Prefixes shorter than these are default routes or leaks that cover the address without attributing it. */
 const MIN_PREFIX_LENGTH = { v4: 8, v6: 19 };
 /** An origin never seen by this many RIS peers is route noise (a brief leak or typo). */
@@ -12,19 +14,6 @@ export interface RipeTimeline {
 export interface RipeOrigin {
   origin?: unknown;
   prefixes?: Array<{ prefix?: unknown; timelines?: RipeTimeline[] }>;
-}
-
-export interface HistoryRow {
-  /** Digits only, no `AS`. */
-  asn: string;
-  org: string | null;
-  firstSeen: string;
-  lastSeen: string;
-  /** Highest full_peers_seeing over the origin's timelines, rounded. */
-  peers: number;
-  /** `peers` as a whole percentage of the highest `peers` among the rows. */
-  peersPct: number;
-  prefixes: string[];
 }
 
 function longEnough(prefix: string): boolean {

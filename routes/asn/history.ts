@@ -1,31 +1,15 @@
-import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { guarded } from '../../schemas/guarded.js';
 import { prefixGuard } from '../../schemas/guards.js';
 import { isTimeout, UpstreamFailure } from '../../lib/upstream-failure.js';
 import { ErrorAnswers } from '../../schemas/error-body.js';
-import { Nullable } from '../../schemas/nullable.js';
+import { AsnHistory } from '../../contract/asn.js';
 import { historyRows, type RipeOrigin } from './history-rows.js';
 import { cacheWhenComplete, NAME_WAIT_MS, type OrgNames } from './org-names.js';
 
 const HISTORY_TTL = 30 * 24 * 60 * 60;
 
-const History = Type.Object({
-  prefix: Type.String(),
-  /** Newest `lastSeen` first. */
-  history: Type.Array(
-    Type.Object({
-      asn: Type.String({ pattern: '^[0-9]+$' }),
-      org: Nullable(Type.String()),
-      firstSeen: Type.String(),
-      lastSeen: Type.String(),
-      peers: Type.Integer(),
-      peersPct: Type.Integer({ minimum: 0, maximum: 100 }),
-      prefixes: Type.Array(Type.String()),
-    }),
-  ),
-});
 const Query = Type.Object({ prefix: guarded(prefixGuard) });
-type HistoryBody = Static<typeof History>;
 
 // RIPEstat leaves out announcements fewer peers saw; the rows drop them anyway (history-rows.ts).
 const MIN_PEERS_SEEING = '30';
@@ -38,10 +22,10 @@ const history: FastifyPluginAsyncTypebox<{ orgNames: OrgNames }> = async (app, {
       schema: {
         summary: "A prefix's routing history: each origin AS, when and how widely seen",
         querystring: Query,
-        response: { 200: History, ...ErrorAnswers },
+        response: { 200: AsnHistory, ...ErrorAnswers },
       },
     },
-    async (request, reply): Promise<HistoryBody> => {
+    async (request, reply): Promise<AsnHistory> => {
       // The prefix guard has already checked it (plugins/guards.ts).
       const started = performance.now();
       const { prefix } = request.query;

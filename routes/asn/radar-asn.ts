@@ -1,45 +1,8 @@
-import { Type, type Static } from '@fastify/type-provider-typebox';
-import { Nullable } from '../../schemas/nullable.js';
+import type { AsnProfile } from '../../contract/asn.js';
 import { numbers, radarGet, RadarFailed, type RadarContext } from './radar-client.js';
 import { finiteNumber, nonEmptyString } from '../../lib/json-values.js';
 
-// A flat field is absent, never null, when its segment failed or Radar gave no usable value.
-const Text = Type.Optional(Type.String());
-/** Two decimals and a percent sign, e.g. "71.39%": the frontend strips the sign and parses the rest. */
-const Percent = Type.Optional(Type.String({ pattern: '^[0-9]+\\.[0-9]{2}%$' }));
-
-export const AsnProfile = Type.Object({
-  asnName: Text,
-  /** ISO 3166-1 alpha-2. */
-  asnCountryCode: Text,
-  asnOrgName: Text,
-  /** en-US thousands separators, e.g. "1,234,567". */
-  estimatedUsers: Text,
-  IPv4_Pct: Percent,
-  IPv6_Pct: Percent,
-  HTTP_Pct: Percent,
-  HTTPS_Pct: Percent,
-  Desktop_Pct: Percent,
-  Mobile_Pct: Percent,
-  Bot_Pct: Percent,
-  Human_Pct: Percent,
-  // The spec's further content, beside the flat fields the frontend reads; null when the segment failed.
-  prefixes: Nullable(Type.Object({ ipv4: Nullable(Type.Integer()), ipv6: Nullable(Type.Integer()) })),
-  relationships: Nullable(
-    Type.Object({
-      upstreams: Type.Integer(),
-      downstreams: Type.Integer(),
-      peers: Type.Integer(),
-      source: Type.Union([Type.Literal('radar'), Type.Literal('local')]),
-    }),
-  ),
-  /** Radar's speed-test aggregates: bandwidth in Mbps, latency and jitter in ms, packet loss in percent. */
-  speed: Nullable(Type.Record(Type.String(), Type.Number())),
-  /** Segments that failed, by name. */
-  missing: Type.Array(Type.String()),
-});
-export type AsnProfileBody = Static<typeof AsnProfile>;
-type Relationships = NonNullable<AsnProfileBody['relationships']>;
+type Relationships = NonNullable<AsnProfile['relationships']>;
 
 const USERS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
@@ -80,7 +43,7 @@ function countRels(asn: number, rels: RadarRel[] | undefined): Relationships {
  * relationship counts then come from the local AS-relationship snapshot.
  * Only when every segment fails is the answer a 500.
  */
-export async function asnProfile(ctx: RadarContext, asn: number): Promise<AsnProfileBody> {
+export async function asnProfile(ctx: RadarContext, asn: number): Promise<AsnProfile> {
   const { upstream, key } = ctx;
   const q = { asn: String(asn), dateRange: '7d', format: 'json' };
   const summary = (dimension: string) =>
@@ -137,7 +100,7 @@ export async function asnProfile(ctx: RadarContext, asn: number): Promise<AsnPro
       };
     }
   }
-  const body: AsnProfileBody = { prefixes: got.prefixes ?? null, relationships, speed: got.speed ?? null, missing };
+  const body: AsnProfile = { prefixes: got.prefixes ?? null, relationships, speed: got.speed ?? null, missing };
   const entity = got.entity;
   if (entity) {
     body.asnName = nonEmptyString(entity.name) ?? undefined;

@@ -1,34 +1,6 @@
-import { Type, type Static } from '@fastify/type-provider-typebox';
-import { Nullable } from '../../schemas/nullable.js';
 import { radarGet, RadarFailed, type RadarContext } from './radar-client.js';
 import { nonEmptyString } from '../../lib/json-values.js';
-import { StringEnum } from './string-enum.js';
-
-const OutageEvent = Type.Object({
-  kind: StringEnum(['outage', 'anomaly'] as const),
-  /** "o-<annotation id>" or "a-<anomaly uuid>". */
-  id: Type.String(),
-  startDate: Type.String(),
-  /** null while the event is ongoing. */
-  endDate: Nullable(Type.String()),
-  /** Country codes. */
-  locations: Type.Array(Type.String()),
-  asns: Type.Array(Type.Object({ asn: Type.Integer(), name: Type.String() })),
-  /** Radar's SNAKE_CASE cause (POWER_OUTAGE, CABLE_CUT, …); UNKNOWN for an outage without one, null for an anomaly. */
-  cause: Nullable(Type.String()),
-  /** NATIONWIDE, REGIONAL, NETWORK, …; null for an anomaly. */
-  level: Nullable(Type.String()),
-  description: Nullable(Type.String()),
-  scope: Nullable(Type.String()),
-  linkedUrl: Nullable(Type.String()),
-});
-type Event = Static<typeof OutageEvent>;
-
-export const Outages = Type.Object({
-  /** Ongoing first, then newest start first; at most MAX_EVENTS. */
-  events: Type.Array(OutageEvent),
-});
-type OutagesBody = Static<typeof Outages>;
+import type { OutageEvent, Outages } from '../../contract/asn.js';
 
 const DATE_RANGE = '30d';
 const OUTAGES_QUERY = { dateRange: DATE_RANGE, limit: '50', format: 'json' };
@@ -73,18 +45,18 @@ function countryCodes(details: Details[], fallback: unknown): string[] {
   return codes.filter((c): c is string => typeof c === 'string' && c !== '');
 }
 
-function asnEntry(detail: Details | undefined): Event['asns'][number] | null {
+function asnEntry(detail: Details | undefined): OutageEvent['asns'][number] | null {
   const asn = Number(detail?.asn);
   if (!Number.isInteger(asn) || asn <= 0) return null;
   return { asn, name: nonEmptyString(detail?.name) ?? '' };
 }
 
-function asnEntries(details: Details[], fallback: unknown): Event['asns'] {
+function asnEntries(details: Details[], fallback: unknown): OutageEvent['asns'] {
   const entries = details.length > 0 ? details.map(asnEntry) : list<unknown>(fallback).map((asn) => asnEntry({ asn }));
-  return entries.filter((e): e is Event['asns'][number] => e !== null);
+  return entries.filter((e): e is OutageEvent['asns'][number] => e !== null);
 }
 
-function fromOutage(a: RadarOutage): Event | null {
+function fromOutage(a: RadarOutage): OutageEvent | null {
   if ((typeof a.id !== 'string' && typeof a.id !== 'number') || !isDate(a.startDate)) return null;
   return {
     kind: 'outage',
@@ -101,7 +73,7 @@ function fromOutage(a: RadarOutage): Event | null {
   };
 }
 
-function fromAnomaly(a: RadarAnomaly): Event | null {
+function fromAnomaly(a: RadarAnomaly): OutageEvent | null {
   if (typeof a.uuid !== 'string' || !isDate(a.startDate)) return null;
   const asn = asnEntry(a.asnDetails);
   return {
@@ -119,7 +91,7 @@ function fromAnomaly(a: RadarAnomaly): Event | null {
   };
 }
 
-function sameEvent(anomaly: Event, outage: Event): boolean {
+function sameEvent(anomaly: OutageEvent, outage: OutageEvent): boolean {
   const shared =
     anomaly.locations.some((c) => outage.locations.includes(c)) ||
     anomaly.asns.some((a) => outage.asns.some((o) => o.asn === a.asn));
@@ -127,13 +99,13 @@ function sameEvent(anomaly: Event, outage: Event): boolean {
 }
 
 /** Ongoing events first, then the newest start first. */
-function byDisplayOrder(a: Event, b: Event): number {
+function byDisplayOrder(a: OutageEvent, b: OutageEvent): number {
   if ((a.endDate === null) !== (b.endDate === null)) return a.endDate === null ? -1 : 1;
   return Date.parse(b.startDate) - Date.parse(a.startDate);
 }
 
 /** The two sources merged: outages, plus the anomalies that are not one of them, in display order. */
-function mergeEvents(outages: Event[], anomalies: Event[]): Event[] {
+function mergeEvents(outages: OutageEvent[], anomalies: OutageEvent[]): OutageEvent[] {
   const kept = anomalies.filter((anomaly) => !outages.some((outage) => sameEvent(anomaly, outage)));
   return [...outages, ...kept].sort(byDisplayOrder).slice(0, MAX_EVENTS);
 }
@@ -143,7 +115,7 @@ function mergeEvents(outages: Event[], anomalies: Event[]): Event[] {
  * anomalies as one feed. One source failing is logged and the other served;
  * both failing is a 500.
  */
-export async function outagesFeed(ctx: RadarContext): Promise<OutagesBody> {
+export async function outagesFeed(ctx: RadarContext): Promise<Outages> {
   const [outages, anomalies] = await Promise.allSettled([
     radarGet<{ annotations?: unknown }>(ctx.upstream, ctx.key, 'annotations/outages', OUTAGES_QUERY),
     radarGet<{ trafficAnomalies?: unknown }>(ctx.upstream, ctx.key, 'traffic_anomalies', ANOMALIES_QUERY),
@@ -170,6 +142,6 @@ export async function outagesFeed(ctx: RadarContext): Promise<OutagesBody> {
     outages.status === 'fulfilled' ? list<RadarOutage>(outages.value.annotations).map(fromOutage) : [];
   const anomalyEvents =
     anomalies.status === 'fulfilled' ? list<RadarAnomaly>(anomalies.value.trafficAnomalies).map(fromAnomaly) : [];
-  const present = (e: Event | null): e is Event => e !== null;
+  const present = (e: OutageEvent | null): e is OutageEvent => e !== null;
   return { events: mergeEvents(outageEvents.filter(present), anomalyEvents.filter(present)) };
 }

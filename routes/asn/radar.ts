@@ -6,8 +6,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AsnDatasets } from '../../datasets/asn/store.js';
 import { ErrorAnswers, ErrorBody } from '../../schemas/error-body.js';
 import type { RadarContext } from './radar-client.js';
-import { AsnProfile, asnProfile } from './radar-asn.js';
-import { Outages, outagesFeed } from './radar-outages.js';
+import { asnProfile } from './radar-asn.js';
+import { outagesFeed } from './radar-outages.js';
+import { AsnProfile, Outages } from '../../contract/asn.js';
 import { Activity, countryActivity } from './radar-activity.js';
 
 const DAY = 24 * 60 * 60;

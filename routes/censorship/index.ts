@@ -1,8 +1,9 @@
-import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { guarded } from '../../schemas/guarded.js';
 import { domainGuard } from '../../schemas/guards.js';
 import { UpstreamFailure, UpstreamError } from '../../lib/upstream-failure.js';
 import { ErrorBody } from '../../schemas/error-body.js';
+import { CENSORSHIP_TIERS, CensorshipAnswer, type CensorshipCountry, type Tier } from '../../contract/censorship.js';
 
 const WINDOW_DAYS = 30;
 
@@ -22,42 +23,6 @@ const METHODS = ['dns', 'tcp_ip', 'http-failure', 'http-diff'] as const;
 type Method = (typeof METHODS)[number];
 const isMethod = (v: unknown): v is Method => (METHODS as readonly unknown[]).includes(v);
 
-/** Most to least severe: the order of the site's list. */
-const TIERS = ['confirmed', 'likely', 'signs', 'ok'] as const;
-type Tier = (typeof TIERS)[number];
-
-const Country = Type.Object({
-  country: Type.String({ pattern: '^[A-Z]{2}$', description: 'OONI probe_cc' }),
-  tier: Type.Union([Type.Literal('confirmed'), Type.Literal('likely'), Type.Literal('signs'), Type.Literal('ok')]),
-  measurements: Type.Integer({ minimum: 0 }),
-  anomaly: Type.Integer({ minimum: 0 }),
-  confirmed: Type.Integer({ minimum: 0 }),
-  methods: Type.Object(
-    {
-      dns: Type.Optional(Type.Integer({ minimum: 1 })),
-      tcp_ip: Type.Optional(Type.Integer({ minimum: 1 })),
-      'http-failure': Type.Optional(Type.Integer({ minimum: 1 })),
-      'http-diff': Type.Optional(Type.Integer({ minimum: 1 })),
-    },
-    {
-      additionalProperties: false,
-      description: 'anomaly plus confirmed counts per blocking type; a type only when above 0',
-    },
-  ),
-  ok: Type.Integer({ minimum: 0 }),
-  failure: Type.Integer({ minimum: 0 }),
-});
-
-const Aggregate = Type.Object({
-  domain: Type.String({ description: 'the apex, a leading www. removed' }),
-  since: Type.String({ format: 'date', description: 'today (UTC) minus 30 days' }),
-  until: Type.String({ format: 'date', description: 'today (UTC)' }),
-  variants: Type.Array(Type.Object({ domain: Type.String(), ok: Type.Boolean() })),
-  partial: Type.Boolean(),
-  countries: Type.Array(Country),
-});
-type CountryRow = Static<typeof Country>;
-
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /** The last 30 whole UTC days: since is inclusive, until (today) exclusive in OONI's aggregation. */
@@ -75,11 +40,11 @@ export function variants(domain: string): [string, string] {
 const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.round(v) : 0);
 
 /** Share of measurements that showed blocking, as the site computes its "blocked %". */
-const blockedShare = (c: Pick<CountryRow, 'measurements' | 'anomaly' | 'confirmed'>) =>
+const blockedShare = (c: Pick<CensorshipCountry, 'measurements' | 'anomaly' | 'confirmed'>) =>
   c.measurements > 0 ? (c.anomaly + c.confirmed) / c.measurements : 0;
 
 /** The site's severity tiers: too few measurements say nothing; confirmed blocking outranks a high anomaly share. */
-export function tier(c: Pick<CountryRow, 'measurements' | 'anomaly' | 'confirmed'>): Tier {
+export function tier(c: Pick<CensorshipCountry, 'measurements' | 'anomaly' | 'confirmed'>): Tier {
   if (c.measurements < 5) return 'ok';
   if (c.confirmed / c.measurements >= 0.05) return 'confirmed';
   const share = blockedShare(c);
@@ -89,8 +54,8 @@ export function tier(c: Pick<CountryRow, 'measurements' | 'anomaly' | 'confirmed
 }
 
 /** Sums rows per country, tiers each, and sorts by tier, then blocked share and measurements (both most first). */
-export function merge(rowSets: OoniRow[][]): CountryRow[] {
-  const byCountry = new Map<string, CountryRow>();
+export function merge(rowSets: OoniRow[][]): CensorshipCountry[] {
+  const byCountry = new Map<string, CensorshipCountry>();
   for (const rows of rowSets) {
     for (const row of rows) {
       if (typeof row.probe_cc !== 'string' || !/^[A-Z]{2}$/.test(row.probe_cc)) continue;
@@ -126,7 +91,7 @@ export function merge(rowSets: OoniRow[][]): CountryRow[] {
   for (const c of countries) c.tier = tier(c);
   return countries.sort(
     (a, b) =>
-      TIERS.indexOf(a.tier) - TIERS.indexOf(b.tier) ||
+      CENSORSHIP_TIERS.indexOf(a.tier) - CENSORSHIP_TIERS.indexOf(b.tier) ||
       blockedShare(b) - blockedShare(a) ||
       b.measurements - a.measurements ||
       a.country.localeCompare(b.country),
@@ -159,7 +124,7 @@ const censorship: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Censorship measurements of a domain, country by country',
         querystring: Type.Object({ domain: guarded(domainGuard) }),
-        response: { 200: Aggregate, 400: ErrorBody, 502: ErrorBody },
+        response: { 200: CensorshipAnswer, 400: ErrorBody, 502: ErrorBody },
       },
       config: { cacheTtl },
     },

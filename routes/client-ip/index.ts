@@ -1,14 +1,10 @@
 import { isIP } from 'node:net';
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clientIp } from '../../lib/client-ip.js';
 import { HttpError } from '../../lib/http-error.js';
 import { ErrorBody } from '../../schemas/error-body.js';
+import { ClientIp } from '../../contract/client-ip.js';
 import { allowedHostnames, refererMatcher } from '../../plugins/referer-gate.js';
-
-const ClientIp = Type.Object({
-  ip: Type.String(),
-  family: Type.Union([Type.Literal('IPv4'), Type.Literal('IPv6')]),
-});
 
 /**
  * GET /api/client-ip (ours, not in the spec): the visitor's own address as

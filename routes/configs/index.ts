@@ -1,4 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Configs } from '../../contract/configs.js';
 import { refererMatcher } from '../../plugins/referer-gate.js';
 
 // Hostnames of the original public deployment of the site and its own test
@@ -11,20 +12,6 @@ export const CANONICAL_HOSTNAMES = [
   'dev.ipcheck.ing',
   'test.ipcheck.ing',
 ];
-
-const Flags = Type.Object(
-  {
-    map: Type.Boolean(),
-    ipInfo: Type.Boolean(),
-    ipChecking: Type.Boolean(),
-    ip2location: Type.Boolean(),
-    originalSite: Type.Boolean(),
-    cloudFlare: Type.Boolean(),
-    ipapiis: Type.Boolean(),
-    reportSharing: Type.Boolean(),
-  },
-  { additionalProperties: false },
-);
 
 /** GET /api/configs: which features this deployment has, as booleans only. */
 const configs: FastifyPluginAsyncTypebox = async (app) => {
@@ -50,7 +37,7 @@ const configs: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/configs',
     {
-      schema: { summary: "Which of the site's features this server runs", response: { 200: Flags } },
+      schema: { summary: "Which of the site's features this server runs", response: { 200: Configs } },
       config: { cacheTtl: 60 * 60 },
     },
     // originalSite depends on the Referer too; the cache-control plugin's Vary: Referer covers it.

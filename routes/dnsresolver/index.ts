@@ -1,5 +1,5 @@
 import { Resolver } from 'node:dns/promises';
-import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import { guarded } from '../../schemas/guarded.js';
 import { domainGuard, recordTypeGuard, type DnsRecordType } from '../../schemas/guards.js';
@@ -11,6 +11,7 @@ import { DESCRIPTORS } from '../../lib/descriptor-budget.js';
 import { limiterKey } from '../../lib/client-ip.js';
 import { TooManyRequests } from '../../plugins/rate-limit.js';
 import { ClientLookups } from './client-lookups.js';
+import { DnsResolverAnswer, type DnsRow } from '../../contract/dnsresolver.js';
 
 // Per-query bounds of the site this API serves (frontend contract, section 3).
 const UDP_TIMEOUT_MS = 3000;
@@ -22,17 +23,6 @@ const RETRY_AFTER_S = 1;
 export function queryTimeouts(upstreamTimeoutMs: number): { udpMs: number; dohMs: number } {
   return { udpMs: Math.min(UDP_TIMEOUT_MS, upstreamTimeoutMs), dohMs: Math.min(DOH_TIMEOUT_MS, upstreamTimeoutMs) };
 }
-
-const Row = Type.Object({
-  id: Type.String(),
-  provider: Type.String(),
-  country: Type.String({ pattern: '^[A-Z]{2}$' }),
-  type: Type.Union([Type.Literal('udp'), Type.Literal('doh')]),
-  result: Type.Union([Type.Array(Type.String()), Type.String()]),
-});
-type Row = Static<typeof Row>;
-
-const DnsResolverAnswer = Type.Object({ hostname: Type.String(), results: Type.Array(Row) });
 
 export interface DnsResolverOptions {
   /** The providers to compare; routes/dnsresolver/resolvers.json when absent. */
@@ -100,8 +90,8 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
     );
   }
 
-  function rows(hostname: string, type: DnsRecordType, log: FastifyBaseLogger): Array<Promise<Row>> {
-    const out: Array<Promise<Row>> = [];
+  function rows(hostname: string, type: DnsRecordType, log: FastifyBaseLogger): Array<Promise<DnsRow>> {
+    const out: Array<Promise<DnsRow>> = [];
     for (const { id, provider, country, udp, doh: url } of resolvers) {
       if (udp) {
         out.push(plain(udp, hostname, type, log).then((result) => ({ id, provider, country, type: 'udp', result })));

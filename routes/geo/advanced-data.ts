@@ -1,30 +1,8 @@
-import { Type, type Static } from 'typebox';
+import type { AdvancedData, GatedState } from '../../contract/geo.js';
 import { obj } from './normalise.js';
 import { finiteNumber } from '../../lib/json-values.js';
 
-const GatedState = Type.Union([Type.Literal('sign_in_required'), Type.Literal('quota_exceeded')]);
-type GatedState = Static<typeof GatedState>;
 const GATED_STATES: readonly unknown[] = ['sign_in_required', 'quota_exceeded'] satisfies GatedState[];
-
-/** A signed-in caller within quota: the values (the frontend contract, section 1.2). */
-const AdvancedValues = Type.Object({
-  score: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Literal('unknown')]),
-  tags: Type.Object({ isNative: Type.Boolean(), isProxyOrVPN: Type.Boolean() }),
-  proxyProtocol: Type.String(),
-  proxyProvider: Type.String(),
-  operatorType: Type.String(),
-});
-/** Signed out or over quota: every one of the five keys is the state's code, `tags` included. */
-const AdvancedGated = Type.Object({
-  score: GatedState,
-  tags: GatedState,
-  proxyProtocol: GatedState,
-  proxyProvider: GatedState,
-  operatorType: GatedState,
-});
-export const AdvancedData = Type.Union([AdvancedValues, AdvancedGated]);
-export type AdvancedData = Static<typeof AdvancedData>;
-
 const KEYS = ['score', 'tags', 'proxyProtocol', 'proxyProvider', 'operatorType'] as const;
 const OPERATOR_TYPES = ['Business', 'Residential', 'Wireless', 'Hosting'];
 

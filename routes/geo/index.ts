@@ -2,10 +2,10 @@ import { Type, type FastifyPluginAsyncTypebox, type Static, type TObject } from 
 import { guarded } from '../../schemas/guarded.js';
 import { publicIpGuard } from '../../schemas/guards.js';
 import { forwardedLang, normaliseLang } from './lang.js';
-import { GeoRecord, GeoRecordFields, type GeoBase } from './normalise.js';
+import type { GeoBase } from './normalise.js';
+import { GeoRecord, KeyedBRecord, PrivateRecord } from '../../contract/geo.js';
 import { ipApi, ip2location, ipSb, ipapiIs, ipinfo, localLookup, ONE_DAY, privateIpinfo } from './sources.js';
 import { timezoneAt } from './timezone.js';
-import { AdvancedData } from './advanced-data.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { UpstreamFailure } from '../../lib/upstream-failure.js';
 
@@ -17,9 +17,6 @@ const Lang = Type.Optional(Type.Unsafe<unknown>({}));
 // Every route takes `lang`; those whose source has no language ignore it.
 const IpLangQuery = Type.Object({ ip: guarded(publicIpGuard), lang: Lang });
 type IpLang = Static<typeof IpLangQuery>;
-
-const PrivateRecord = Type.Object({ ...GeoRecordFields, advancedData: AdvancedData });
-const KeyedBRecord = Type.Object({ ...GeoRecordFields, isHosting: Type.Boolean(), isProxy: Type.Boolean() });
 
 // The spec's answer to a failed source: 500 with the failure's own message.
 const sourceFailed = UpstreamFailure.withReason('geo source failed');

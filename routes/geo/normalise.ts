@@ -1,35 +1,11 @@
 import { createRequire } from 'node:module';
-import { Type, type Static } from 'typebox';
 import countries from 'i18n-iso-countries';
-import { Nullable } from '../../schemas/nullable.js';
+import type { GeoRecord } from '../../contract/geo.js';
 import { finiteNumber } from '../../lib/json-values.js';
 
 const require = createRequire(import.meta.url);
 countries.registerLocale(require('i18n-iso-countries/langs/en.json') as Parameters<typeof countries.registerLocale>[0]);
 
-const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
-
-/**
- * The one geolocation record every geo route answers (the frontend contract's
- * shape); every field is present, a missing value is null.
- */
-export const GeoRecordFields = {
-  ip: Type.String(),
-  city: Nullable(Type.String()),
-  region: Nullable(Type.String()),
-  /** The ISO 3166-1 alpha-2 code: the frontend takes the flag, the name and the report's code from it. */
-  country: Nullable(CountryCode),
-  /** The source's own name (localised where the source localises); the frontend's fallback when `country` is null. */
-  country_name: Nullable(Type.String()),
-  country_code: Nullable(CountryCode),
-  latitude: Nullable(Type.Number()),
-  longitude: Nullable(Type.Number()),
-  timezone: Nullable(Type.String()),
-  asn: Nullable(Type.String({ pattern: '^AS\\d+$' })),
-  org: Nullable(Type.String()),
-};
-export const GeoRecord = Type.Object(GeoRecordFields);
-export type GeoRecord = Static<typeof GeoRecord>;
 /** A record before the timezone is derived from its coordinates. */
 export type GeoBase = Omit<GeoRecord, 'timezone'>;
 

@@ -17,7 +17,8 @@ import {
   type GeoBase,
 } from './normalise.js';
 import { HttpError } from '../../lib/http-error.js';
-import { advancedData, type AdvancedData } from './advanced-data.js';
+import { advancedData } from './advanced-data.js';
+import type { AdvancedData } from '../../contract/geo.js';
 
 /** The answer itself when its status is 2xx; otherwise throws with the upstream's own message when it gave one. */
 function ensureOk<T extends { status: number; data: unknown }>(res: T): T {

@@ -1,7 +1,7 @@
 import type { FastifyTypeProviderDefault } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PrivateApi } from '../../lib/private-api.js';
-import { AchievementUnlock, Passed, UnlockAnswer, UserInfo } from './schemas.js';
+import { AchievementUnlock, Passed, UnlockAnswer, UserInfo } from '../../contract/user-info.js';
 
 /**
  * GET /api/getuserinfo and PUT /api/updateuserachievement: the private

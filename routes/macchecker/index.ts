@@ -1,12 +1,12 @@
-import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { guarded, type Guard } from '../../schemas/guarded.js';
 import { UpstreamFailure } from '../../lib/upstream-failure.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { nonEmptyString } from '../../lib/json-values.js';
+import { MacAnswer, NOT_AVAILABLE, type MacVendor } from '../../contract/macchecker.js';
 
 const NO_MAC = 'No MAC address provided';
 const INVALID_MAC = 'Invalid MAC address';
-const NOT_AVAILABLE = 'N/A';
 const NO_DATA = 'Data not found';
 const THIRTY_DAYS = 30 * 24 * 60 * 60;
 
@@ -21,33 +21,6 @@ const macAddressGuard: Guard = {
   },
 };
 
-const OrNa = (description: string) => Type.String({ description: `${description}, or "N/A"` });
-
-const Vendor = Type.Object({
-  success: Type.Literal(true),
-  found: Type.Boolean(),
-  mac: Type.String({ description: 'the address asked about, colon pairs' }),
-  macPrefix: OrNa('the registered prefix in colon pairs, e.g. 00:00:0C'),
-  company: OrNa('the registrant'),
-  address: OrNa("the registrant's postal address"),
-  country: OrNa('two-letter country code'),
-  blockStart: OrNa('first address of the block, colon pairs'),
-  blockEnd: OrNa('last address of the block, colon pairs'),
-  blockSize: Type.Union([Type.Integer({ minimum: 1 }), Type.Literal(NOT_AVAILABLE)]),
-  blockType: OrNa('MA-L, MA-M, MA-S, …'),
-  updated: OrNa('date of the registry entry'),
-  isRand: Type.Boolean(),
-  isPrivate: Type.Boolean(),
-  isMulticast: Type.Boolean({ description: 'bit 0 of the first octet' }),
-  isUnicast: Type.Boolean(),
-  isLocal: Type.Boolean({ description: 'bit 1 of the first octet: locally administered' }),
-  isGlobal: Type.Boolean(),
-});
-type VendorBody = Static<typeof Vendor>;
-
-/** The provider could not answer (its rate limit, an unknown error): the site shows nothing. */
-const NoVendor = Type.Object({ success: Type.Literal(false), error: Type.String() });
-
 const orNotAvailable = (v: unknown) => nonEmptyString(v) ?? NOT_AVAILABLE;
 const hexPairs = (v: unknown) =>
   typeof v === 'string' && /^[0-9A-Fa-f]+$/.test(v)
@@ -59,7 +32,7 @@ const hexPairs = (v: unknown) =>
 const flag = (v: unknown) => v === true;
 
 /** maclookup.app's v2 answer as the site reads it: colon pairs, "N/A" for what is missing, the address bits of the first octet. */
-export function normalise(mac: string, data: Record<string, unknown>): VendorBody {
+export function normalise(mac: string, data: Record<string, unknown>): MacVendor {
   // The bits belong to the address asked about, so they hold for an unregistered prefix too.
   const firstOctet = parseInt(mac.slice(0, 2), 16);
   const isMulticast = (firstOctet & 1) === 1;
@@ -104,7 +77,7 @@ const macchecker: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: "A MAC address's vendor and what its bits say",
         querystring: Type.Object({ mac: guarded(macAddressGuard) }),
-        response: { 200: Type.Union([Vendor, NoVendor]), 400: ErrorBody, 502: ErrorBody },
+        response: { 200: MacAnswer, 400: ErrorBody, 502: ErrorBody },
       },
     },
     async (request, reply) => {

@@ -3,7 +3,13 @@ import type { FastifyReply } from 'fastify';
 import { guarded, type Guard } from '../../schemas/guarded.js';
 import { PrivateApi, type Relayed } from '../../lib/private-api.js';
 import { ErrorBody } from '../../schemas/error-body.js';
-import { InvisibilityResult, LeakSession, Pending, PersonaEvaluation, QuotaBody } from './schemas.js';
+import {
+  InvisibilityResult,
+  LeakSession,
+  Pending,
+  PersonaEvaluation,
+  QuotaBody,
+} from '../../contract/private-tools.js';
 
 const INVALID_TOKEN = 'Invalid token';
 const NO_ID = 'No ID provided';

@@ -1,6 +1,7 @@
-import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { UpstreamFailure } from '../../lib/upstream-failure.js';
 import { ErrorBody } from '../../schemas/error-body.js';
+import { ProbeCountries } from '../../contract/probe-countries.js';
 
 /** The site's continent buckets, in the order its country picker shows them. */
 const BUCKETS = ['asia', 'europe', 'africa', 'americas', 'oceania'] as const;
@@ -16,34 +17,12 @@ const BUCKET_OF: Record<string, Bucket> = {
   OC: 'oceania',
 };
 
-const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
-
-const Inventory = Type.Object({
-  countries: Type.Array(CountryCode, {
-    description: 'ISO codes of the countries with at least one online probe, sorted',
-  }),
-  continents: Type.Array(
-    Type.Object({
-      key: Type.Union([
-        Type.Literal('asia'),
-        Type.Literal('europe'),
-        Type.Literal('africa'),
-        Type.Literal('americas'),
-        Type.Literal('oceania'),
-      ]),
-      countries: Type.Array(CountryCode),
-    }),
-    { description: 'only the buckets that have probes, in the order asia, europe, africa, americas, oceania' },
-  ),
-});
-type InventoryBody = Static<typeof Inventory>;
-
 // The probe list is the one upstream answer past the 2 MiB default: about 3,000
 // probes of half a kilobyte each, growing with the network.
 const PROBE_LIST_MAX_BYTES = 8 * 1024 * 1024;
 
 /** The countries with probes, and the same codes bucketed by continent; probes without a two-letter code are left out. */
-export function inventory(probes: unknown[]): InventoryBody {
+export function inventory(probes: unknown[]): ProbeCountries {
   const countries = new Set<string>();
   const buckets = new Map<Bucket, Set<string>>();
   for (const probe of probes) {
@@ -73,7 +52,7 @@ const probeCountries: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         summary: 'The countries with measurement probes online, by continent',
-        response: { 200: Inventory, 502: ErrorBody },
+        response: { 200: ProbeCountries, 502: ErrorBody },
       },
       config: { cacheTtl },
     },

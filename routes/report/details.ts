@@ -1,7 +1,7 @@
 import { Pointer } from 'typebox/schema';
 import type { TLocalizedValidationError } from 'typebox/error';
 import { Settings } from 'typebox/system';
-import { checkReport, Report } from './schema.js';
+import { checkReport, Report } from '../../contract/report.js';
 
 /** A 400 names at most this many problems, so a garbage body cannot make a huge answer. */
 export const MAX_DETAILS = 20;

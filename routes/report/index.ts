@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { guarded } from '../../schemas/guarded.js';
 import { reportIdGuard } from '../../schemas/guards.js';
 import { ErrorBody } from '../../schemas/error-body.js';
-import { checkReport, Report } from './schema.js';
+import { checkReport, Report, ReportCreated, StoredReport } from '../../contract/report.js';
 import { MAX_DETAILS, reportProblems } from './details.js';
 import { STORE_UNAVAILABLE, StoreRefusal } from './store.js';
 
@@ -26,7 +26,6 @@ const InvalidBody = Type.Object({
 });
 
 /** What is stored under an id and answered by GET, as it was written. */
-const StoredReport = Type.Object({ expiresAt: Type.String(), report: Report });
 
 /** `ttlDays` is 1, 3 or 7; anything else, a string "3" included, silently becomes 1. */
 export function normaliseTtlDays(value: unknown): number {
@@ -69,7 +68,7 @@ const reports: FastifyPluginAsyncTypebox = async (app) => {
           ttlDays: Type.Optional(Type.Union(TTL_DAYS.map((days) => Type.Literal(days)))),
         }),
         response: {
-          201: Type.Object({ id: Type.String(), expiresAt: Type.String() }),
+          201: ReportCreated,
           400: Type.Union([InvalidBody, ErrorBody]),
           413: ErrorBody,
           500: ErrorBody,

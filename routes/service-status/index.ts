@@ -5,7 +5,7 @@ import { guarded } from '../../schemas/guarded.js';
 import { ErrorBody } from '../../schemas/error-body.js';
 import { PROVIDERS, providerIdGuard } from './providers.js';
 import { StatusPoller } from './poller.js';
-import { Detail, Overview } from './schemas.js';
+import { Detail, Overview } from '../../contract/service-status.js';
 
 // Cacheable for the poll's five minutes once a round has ended; before it (start-up waits for the first
 // round only briefly) every light is `unknown`, which no cache may keep for five minutes.

@@ -5,7 +5,7 @@ import { UpstreamError, expectedFailure } from '../../lib/upstream-failure.js';
 import type { DatasetStatus } from '../../operations/dataset-status.js';
 import { PeriodicCheck } from '../../lib/periodic-check.js';
 import type { Provider } from './providers.js';
-import type { Component, Detail, Incident, Indicator, Overview } from './schemas.js';
+import type { Component, Detail, Incident, Indicator, Overview } from '../../contract/service-status.js';
 import { readIncidents, readSummary } from './statuspage.js';
 
 export const POLL_INTERVAL_MS = 5 * 60 * 1000;

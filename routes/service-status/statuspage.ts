@@ -11,7 +11,7 @@ import {
   type Component,
   type Incident,
   type Indicator,
-} from './schemas.js';
+} from '../../contract/service-status.js';
 
 // What we read of Atlassian Statuspage's summary.json and incidents.json. Pages
 // hosted by other vendors leave some fields out (no `shortlink`, no

@@ -12,7 +12,7 @@ import { ErrorAnswers } from '../../schemas/error-body.js';
 import { HttpError } from '../../lib/http-error.js';
 import { INVALID_QUERY, NO_QUERY, NOT_PUBLIC } from './answers.js';
 import { whoisLookups } from './lookups.js';
-import { WhoisResponse, type DomainAnswer, type IpAnswer } from './schema.js';
+import { WhoisResponse, type DomainAnswer, type IpAnswer } from '../../contract/whois.js';
 
 export { NO_QUERY, INVALID_QUERY, NOT_PUBLIC, NOT_FOUND, LOOKUP_FAILED, noTldServer } from './answers.js';
 export { TLD_CACHE_MAX } from './lookups.js';

@@ -13,7 +13,7 @@ import { fetchRdap, RdapNotFound } from './rdap.js';
 import { domainText, ipNetworkText } from './rdap-text.js';
 import { firstAnswer } from './first-answer.js';
 import { LookupFailed, NOT_FOUND, noTldServer } from './answers.js';
-import { HOST_KEY, type DomainAnswer, type IpAnswer } from './schema.js';
+import { HOST_KEY, type DomainAnswer, type IpAnswer } from '../../contract/whois.js';
 
 const IANA_WHOIS = 'whois.iana.org';
 const TLD_CACHE_MS = 24 * 60 * 60 * 1000;

@@ -6,8 +6,8 @@ import { call } from '../support/app.js';
 import { bootOnAllFakes } from '../support/fakes.js';
 import { exampleRequest } from '../support/example-requests.js';
 import { EXAMPLE_REPORT, EXAMPLE_REPORT_ID } from '../../routes/report/examples.js';
-import { Detail, Overview } from '../../routes/service-status/schemas.js';
-import { UserInfo } from '../../routes/getuserinfo/schemas.js';
+import { Detail, Overview } from '../../contract/service-status.js';
+import { UserInfo } from '../../contract/user-info.js';
 import { PROVIDERS } from '../../routes/service-status/providers.js';
 
 // The platform routes on the demo's fakes (npm run demo): each answers 2xx in

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Value } from 'typebox/value';
 import { assertErrorAnswer, buildTestApi, call } from '../support/app.js';
 import { fixture } from '../support/fake-upstream.js';
-import { UserInfo } from '../../routes/getuserinfo/schemas.js';
+import { UserInfo } from '../../contract/user-info.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const HOST = 'private-api.example.net';

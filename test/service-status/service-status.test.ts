@@ -8,7 +8,7 @@ import { createLogger } from '../../lib/logger.js';
 import { Upstream } from '../../lib/upstream.js';
 import { PROVIDERS, providerIdGuard, type Provider } from '../../routes/service-status/providers.js';
 import { POLL_INTERVAL_MS, StatusPoller } from '../../routes/service-status/poller.js';
-import { Detail, Overview } from '../../routes/service-status/schemas.js';
+import { Detail, Overview } from '../../contract/service-status.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
 
 const fake = fakeUpstreamPerFile();

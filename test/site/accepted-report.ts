@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkReport } from '../../routes/report/schema.js';
+import { checkReport } from '../../contract/report.js';
 
 /** Asserts the service accepts a report holding `sections`, naming the first errors when it does not. */
 export function assertAccepted(sections: Record<string, unknown>): void {

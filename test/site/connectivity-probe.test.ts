@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkReport } from '../../routes/report/schema.js';
+import { checkReport } from '../../contract/report.js';
 import { connectivitySection, probe, probeAll, STAGGER_MS } from '../../web/site/src/features/connectivity/probe.js';
 import { PROBE_TIMEOUT_MS, type ProbeResult } from '../../web/site/src/features/connectivity/result.js';
 import type { Target } from '../../web/site/src/features/connectivity/targets.js';

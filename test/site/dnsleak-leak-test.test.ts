@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkReport } from '../../routes/report/schema.js';
+import { checkReport } from '../../contract/report.js';
 import {
   ANSWER_TIMEOUT_MS,
   askAll,

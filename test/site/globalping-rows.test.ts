@@ -14,7 +14,7 @@ import { httpRows, mtrRows, pingRows } from '../../web/site/src/features/globalp
 import { readTarget } from '../../web/site/src/features/globalping/target.js';
 import { pingSection } from '../../web/site/src/features/latency/report.js';
 import { mtrSection } from '../../web/site/src/features/traceroute/report.js';
-import { checkReport } from '../../routes/report/schema.js';
+import { checkReport } from '../../contract/report.js';
 
 const probe = (country: string, city = 'Town') => ({ country, city, network: 'Net', asn: 64500 });
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { maskAddresses, maskIp } from '../../web/site/src/lib/mask.js';
-import { checkReport } from '../../routes/report/schema.js';
+import { checkReport } from '../../contract/report.js';
 
 test('an address keeps its network and loses its tail, in the form the report accepts', () => {
   assert.equal(maskIp('203.0.113.45'), '203.0.113.x');

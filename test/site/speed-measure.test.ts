@@ -1,14 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import SpeedTest from '@cloudflare/speedtest';
-import { checkReport } from '../../routes/report/schema.js';
-import {
-  mbps,
-  speedSection,
-  NO_FIGURES,
-  type Figures,
-  type Scores,
-} from '../../web/site/src/features/speed/figures.js';
+import { checkReport } from '../../contract/report.js';
+import { mbps, speedSection, NO_FIGURES, type Figures, type Scores } from '../../web/site/src/features/speed/figures.js';
 import { startRun } from '../../web/site/src/features/speed/run.js';
 
 // The real engine (@cloudflare/speedtest) driven through our run, with the

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { checkReport } from '../../routes/report/schema.js';
+import { checkReport } from '../../contract/report.js';
 import type { Outcome, ProbeResult } from '../../web/site/src/features/webrtc/stun-probe.js';
 import { publicAddresses, verdictOf } from '../../web/site/src/features/webrtc/verdict.js';
 import { serverId, webrtcSection } from '../../web/site/src/features/webrtc/report.js';

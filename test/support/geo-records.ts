@@ -1,4 +1,4 @@
-import type { GeoRecord } from '../../routes/geo/normalise.js';
+import type { GeoRecord } from '../../contract/geo.js';
 
 /**
  * The whole record the geo routes answer for 8.8.8.8 from the fixtures

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkReport } from '../../routes/report/schema.js';
+import { checkReport } from '../../contract/report.js';
 import { EXAMPLE_REPORT } from '../../routes/report/examples.js';
 
 /** A valid report whose JSON is exactly `bytes` long: MTR hops, padded through their host names. */

@@ -12,6 +12,8 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // FRONTEND_DIR is empty. `npm run build:site` runs this config.
 export default defineConfig({
   root: here('.'),
+  // The schemas the service answers with (contract/), which the site imports as types through this one name.
+  resolve: { alias: { '@contract': here('../../contract') } },
   plugins: [
     vue(),
     // Messages become code at build time; the runtime-only vue-i18n then needs no compiler.

@@ -1,4 +1,4 @@
-import type { SiteSettings } from '../../../site-settings.js';
+import type { SiteSettings } from '@contract/site-settings.js';
 import { signInSessionKey } from '../lib/storage-keys.js';
 
 export type SignInSettings = NonNullable<SiteSettings['signIn']>;

@@ -1,4 +1,4 @@
-import type { SiteSettings } from '../../../site-settings';
+import type { SiteSettings } from '@contract/site-settings.js';
 import { useLoad, type Load } from '../lib/use-load';
 
 export type { SiteSettings };

@@ -1,5 +1,5 @@
 import { shallowReactive } from 'vue';
-import type { Report as ReportBody } from '../../../../routes/report/schema.js';
+import type { Report as ReportBody } from '@contract/report.js';
 
 // The report's sections as the service validates them (frontend contract 19.3):
 // one schema, on the server, types both ends.

@@ -1,5 +1,5 @@
 import { fetchWithin, inTurn, type Clock } from '../../lib/fetch-within.js';
-import type { Report } from '../../../../../routes/report/schema.js';
+import type { Report } from '@contract/report.js';
 import { PROBE_TIMEOUT_MS, type ProbeResult } from './result.js';
 import { CUSTOM, type Target } from './targets.js';
 

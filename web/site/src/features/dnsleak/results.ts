@@ -1,4 +1,4 @@
-import type { Report } from '../../../../../routes/report/schema.js';
+import type { Report } from '@contract/report.js';
 import type { Failure, Outcome } from './leak-test.js';
 import type { Provider } from './providers.js';
 

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { InvisibilityResult, Pending } from '../../../../../routes/private-tools/schemas.js';
+import type { InvisibilityResult, Pending } from '@contract/private-tools.js';
 import type { Clock } from '../../lib/fetch-within.js';
 import { callPrivate, type PrivateOutcome } from '../../lib/private-call.js';
 import { poll } from '../../lib/poll.js';

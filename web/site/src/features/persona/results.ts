@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { PersonaEvaluation } from '../../../../../routes/private-tools/schemas.js';
+import type { PersonaEvaluation } from '@contract/private-tools.js';
 import type { SectionBody } from '../../lib/report-sections.js';
 
 export type Evaluation = Static<typeof PersonaEvaluation>;

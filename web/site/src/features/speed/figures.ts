@@ -1,5 +1,5 @@
 import type { Results } from '@cloudflare/speedtest';
-import type { Report } from '../../../../../routes/report/schema.js';
+import type { Report } from '@contract/report.js';
 import { isIp } from '../../lib/ip.js';
 
 /** What the page shows of a run, live and at the end; null where nothing is measured yet. */

@@ -1,5 +1,5 @@
 import { Type, type TProperties } from 'typebox';
-import { Nullable } from '../../schemas/nullable.js';
+import { Nullable } from '../schemas/nullable.js';
 
 // The private API's answers pass through: these schemas name what the site
 // reads (the frontend contract's REQUIRED fields) and let every other key pass.

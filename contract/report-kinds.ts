@@ -1,5 +1,5 @@
 import { Type, type TProperties } from 'typebox';
-import { isIp } from '../../lib/network/ip-address.js';
+import { isIp } from '../lib/network/ip-address.js';
 
 // The leaf kinds of the shared-report whitelist, as small schema builders.
 // Each carries a `description` that is also the problem named in a 400's

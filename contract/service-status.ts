@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable } from '../../schemas/nullable.js';
+import { Nullable } from '../schemas/nullable.js';
 
 /** The most rows a detail carries, whatever a status page publishes. */
 export const MAX_COMPONENTS = 40;

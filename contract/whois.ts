@@ -1,4 +1,4 @@
-import { Type, type Static } from '@fastify/type-provider-typebox';
+import { Type, type Static } from 'typebox';
 
 /** The site takes a top-level key as a server only when it matches this (it ignores case; ours are lower-case) and its value has a `__raw`. */
 export const HOST_KEY = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/;
@@ -20,3 +20,4 @@ export type IpAnswer = Static<typeof IpAnswer>;
 // IpAnswer first: a domain answer has no top-level __raw, and an IP answer's
 // members are not host names, so each value fits exactly one branch.
 export const WhoisResponse = Type.Union([IpAnswer, DomainAnswer]);
+export type WhoisResponse = Static<typeof WhoisResponse>;

@@ -1,7 +1,20 @@
 import { Type, type Static, type TProperties } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { Nullable } from '../../schemas/nullable.js';
-import { bool, cc, closed, integerIn, ip, ipOrDomain, isoDate, numberIn, oneOf, opt, stringUpTo, tz } from './kinds.js';
+import { Nullable } from '../schemas/nullable.js';
+import {
+  bool,
+  cc,
+  closed,
+  integerIn,
+  ip,
+  ipOrDomain,
+  isoDate,
+  numberIn,
+  oneOf,
+  opt,
+  stringUpTo,
+  tz,
+} from './report-kinds.js';
 
 // The whitelist of what a shared report may hold, exactly the one the site's
 // page builds and reads (it renders the sections in this order). Every value
@@ -244,3 +257,11 @@ export const Report = closed({
 export type Report = Static<typeof Report>;
 
 export const checkReport = Compile(Report);
+
+/** POST /api/report: the stored report's id and when it expires. */
+export const ReportCreated = Type.Object({ id: Type.String(), expiresAt: Type.String() });
+export type ReportCreated = Static<typeof ReportCreated>;
+
+/** GET /api/report/:id: a shared report and when it expires. */
+export const StoredReport = Type.Object({ expiresAt: Type.String(), report: Report });
+export type StoredReport = Static<typeof StoredReport>;

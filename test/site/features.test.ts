@@ -107,8 +107,8 @@ test('every feature that fills a report section says on the privacy page whom it
       assert.ok(feature.privacy, `${feature.folder} fills ${feature.report.section} but has no privacy line`);
     }
     if (typeof feature.privacy !== 'object') continue;
+    const line = feature.privacy.browser;
     for (const { language, lines } of texts) {
-      const line = feature.privacy.browser;
       assert.equal(typeof lines[line], 'string', `${feature.folder}: privacy.tools.${line} in ${language}`);
     }
   }

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import test from 'node:test';
 import ts from 'typescript';
 import { fromAppRoot } from '../../lib/app-root.js';
-import { Sections } from '../../routes/report/schema.js';
+import { Sections } from '../../contract/report.js';
 
 // The site's router, navigation, report and privacy page are read from the features' declarations
 // (web/site/src/features/<folder>/feature.ts), which only Vite can gather; these tests read the same
 // declarations with TypeScript's parser and hold them to the service's report whitelist (frontend contract
-// 19.3, routes/report/schema.ts) and to the privacy page's texts, so a forgotten line fails here.
+// 19.3, contract/report.ts) and to the privacy page's texts, so a forgotten line fails here.
 
 const FEATURES = fromAppRoot('web/site/src/features');
 const LANGUAGES = ['en', 'fr', 'ru', 'zh-CN'];

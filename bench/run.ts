@@ -279,6 +279,7 @@ const SIDE_MEASUREMENTS = [
   { name: 'asn-connectivity snapshot load and reload under load', script: 'bench/asn-load.ts' },
   { name: 'configs with the limiters in Redis, and two instances', script: 'bench/shared-limits.ts' },
   { name: 'start-up: first answers offline and with hanging status pages', script: 'bench/start-up.ts' },
+  { name: 'memory: resident idle and under a soak, production dependencies size', script: 'bench/memory.ts' },
   { name: 'speed endpoints: throughput, memory and abuse', script: 'bench/speed.ts' },
 ];
 

@@ -115,7 +115,7 @@ const geo: FastifyPluginAsyncTypebox<GeoOptions> = async (app, options) => {
     (request, reply) => {
       const city = databases.city;
       if (!city) return void reply.code(503).send({ error: DATABASE_NOT_LOADED });
-      return withTimezone(localLookup(databases, city, request.query.ip, normaliseLang(request.query.lang)));
+      return localLookup(databases, city, request.query.ip, normaliseLang(request.query.lang));
     },
   );
 

@@ -57,9 +57,13 @@ async function folderBytes(dir: string): Promise<number> {
 
 /** The production dependencies' size: every package `npm ls --omit=dev --all` lists, once each. */
 async function productionDependenciesMb(): Promise<{ mb: number; packages: number }> {
+  // npm ls exits non-zero over a tree problem (an extraneous package, say) but still lists every folder.
   const { stdout } = await run('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
     cwd: APP_ROOT,
     maxBuffer: 16 * 1024 * 1024,
+  }).catch((err: { stdout?: string }) => {
+    if (!err.stdout) throw err;
+    return { stdout: err.stdout };
   });
   const folders = [...new Set(stdout.split('\n').filter((line) => line.startsWith(join(APP_ROOT, 'node_modules'))))];
   let bytes = 0;

@@ -37,7 +37,7 @@ LABEL org.opencontainers.image.title="netdiag-backend" \
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     DATA_DIR=/data \
-    GLIBC_TUNABLES=glibc.malloc.trim_threshold=67108864
+    GLIBC_TUNABLES=glibc.malloc.trim_threshold=67108864:glibc.malloc.arena_max=2
 
 WORKDIR /app
 COPY --from=production-dependencies /src/node_modules node_modules

@@ -13,7 +13,7 @@ export const REFERER = 'http://localhost/';
  * The service runs as deployed: `npm start` and the systemd units set this
  * (test/operations/malloc-tunables.test.ts holds the three together).
  */
-export const GLIBC_TUNABLES = 'glibc.malloc.trim_threshold=67108864';
+export const GLIBC_TUNABLES = 'glibc.malloc.trim_threshold=67108864:glibc.malloc.arena_max=2';
 
 const TICKS_PER_S = 100;
 

@@ -21,6 +21,8 @@ export interface BenchCase {
   fake?: (fake: FakeUpstream) => void;
   /** A ratio to the bare node:http baseline that the issue asks for, checked and printed. */
   minRatio?: number;
+  /** The most CPU per request the issue allows, in times the baseline's (judged on the median round); with sameBytes, the same answer's. */
+  maxCpuRatio?: number;
   /**
    * The baseline sends this case's own answer (its body and headers, taken
    * once from the server before measuring) instead of /api/configs's body:

@@ -74,7 +74,7 @@ const geo: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) => {
       const city = databases.city;
       if (!city) return void reply.code(503).send({ error: DATABASE_NOT_LOADED });
-      return withTimezone(localLookup(databases, city, request.query.ip, normaliseLang(request.query.lang)));
+      return localLookup(databases, city, request.query.ip, normaliseLang(request.query.lang));
     },
   );
 

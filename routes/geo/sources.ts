@@ -15,7 +15,9 @@ import {
   toRecord,
   upstreamMessage,
   type GeoBase,
+  type GeoRecord,
 } from './normalise.js';
+import { timezoneAt } from './timezone.js';
 import { HttpError } from '../../lib/http-error.js';
 import { advancedData } from './advanced-data.js';
 import type { AdvancedData } from '../../contract/geo.js';
@@ -193,13 +195,14 @@ export async function ip2location(app: FastifyInstance, ip: string): Promise<Geo
 
 const localName = (names: Partial<Record<string, string>> | undefined, lang: DbLanguage) => names?.[lang] ?? names?.en;
 
-type Place = Omit<GeoBase, 'ip' | 'asn' | 'org'>;
+type Place = Omit<GeoRecord, 'ip' | 'asn' | 'org'>;
 type Network = Pick<GeoBase, 'asn' | 'org'>;
 
 // The databases hand out one decoded object per data record (their cache), and
 // many addresses share a record (a city, an AS): each is normalised once per
-// language rather than on every request. Weakly held, so a record the cache
-// drops takes its entry with it.
+// language rather than on every request, its timezone with it, since a record
+// has one pair of coordinates. Weakly held, so a record the cache drops takes
+// its entry with it.
 const places = new WeakMap<CityResponse, Partial<Record<DbLanguage, Place>>>();
 const networks = new WeakMap<AsnResponse, Network>();
 
@@ -222,7 +225,7 @@ function place(c: CityResponse, lang: DbLanguage): Place {
     },
     '',
   );
-  return rest;
+  return { ...rest, timezone: timezoneAt(rest.latitude, rest.longitude) };
 }
 
 function placeOf(c: CityResponse, lang: DbLanguage): Place {
@@ -249,12 +252,11 @@ export function localLookup(
   city: NonNullable<GeoDatabases['city']>,
   ip: string,
   lang: DbLanguage,
-): GeoBase {
+): GeoRecord {
   const c = city.get(ip);
   const a = databases.asn?.get(ip);
   const p = c ? placeOf(c, lang) : NO_PLACE;
   const n = a ? networkOf(a) : NO_NETWORK;
-  // A fresh record per answer: the route adds the timezone to it.
   return {
     ip,
     city: p.city,
@@ -264,6 +266,7 @@ export function localLookup(
     country_code: p.country_code,
     latitude: p.latitude,
     longitude: p.longitude,
+    timezone: p.timezone,
     asn: n.asn,
     org: n.org,
   };

@@ -31,6 +31,7 @@ export const CAPABILITIES: readonly Capability[] = [
   await import('./map/index.js'),
   await import('./private-tools/index.js'),
   await import('./client-ip/index.js'),
+  await import('./watch/index.js'),
 ];
 
 const routes: FastifyPluginAsync = async (app) => {

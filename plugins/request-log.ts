@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { UpstreamFailure } from '../lib/http-error.js';
+import { redactUrl } from '../lib/logger.js';
 
 const OUTCOME = Symbol('what the request threw');
 
@@ -28,7 +29,7 @@ export default fp(
       request.log[level](
         {
           method: request.method,
-          url: request.url,
+          url: redactUrl(request.url),
           statusCode: status,
           responseTime: Math.round(reply.elapsedTime * 100) / 100,
         },

@@ -10,6 +10,7 @@ import { commandLineFormat } from './client.js';
 import { FACE_PATHS, type FaceRequest } from './paths.js';
 import { AddressQuery, jsonAnswers, lineAnswers, rootAnswers } from './schemas.js';
 import { sendAnswer } from './send-answer.js';
+import watchFace from './watch.js';
 
 export { faceRequest } from './paths.js';
 
@@ -67,6 +68,7 @@ function answerOrFailure(
  */
 const commandLine: FastifyPluginAsync<CommandLineOptions> = async (app, { lent, site }) => {
   await app.register(clientIpSlots);
+  await app.register(watchFace, { lent, site });
 
   for (const path of FACE_PATHS) {
     app.route({

@@ -71,8 +71,14 @@ export async function checkTarget(
 export const checkWebhook = (raw: string, rules: TargetRules) =>
   checkTarget(raw, rules, { notHttp: WEBHOOK_NOT_HTTP, private: WEBHOOK_PRIVATE }, ['http:', 'https:']);
 
+/** A browser's push service is HTTPS; one the operator runs on their own network (allowed private) may be plain HTTP. */
 export const checkPushEndpoint = (raw: string, rules: TargetRules) =>
-  checkTarget(raw, rules, { notHttp: PUSH_ENDPOINT_INVALID, private: PUSH_ENDPOINT_PRIVATE }, ['https:']);
+  checkTarget(
+    raw,
+    rules,
+    { notHttp: PUSH_ENDPOINT_INVALID, private: PUSH_ENDPOINT_PRIVATE },
+    rules.allowPrivate ? ['http:', 'https:'] : ['https:'],
+  );
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 

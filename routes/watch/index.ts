@@ -21,7 +21,6 @@ const INVALID_WEBHOOK_BODY = 'Body must be {"url": "<http or https URL>"} or {"u
 const INVALID_PUSH_BODY = 'Body must be {"subscription": <a PushSubscription as JSON>} or {"subscription": null}';
 const checkWebhookBody = Compile(WebhookBody);
 const checkPushBody = Compile(PushBody);
-const TAGS = ['watch'];
 
 declare module '../../lib/lent-to-front.js' {
   interface LentToFront {
@@ -66,7 +65,6 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: limit,
       schema: {
-        tags: TAGS,
         summary: 'Start an address watch: its token, shown this once',
         description:
           'Signed in (Authorization: Bearer <ID token>), the watch is counted against the visitor’s ' +
@@ -92,7 +90,6 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
     '/watch/:token',
     {
       schema: {
-        tags: TAGS,
         summary: "An address watch's history (address, network, country, first and last seen) and notifications",
         params: TokenParams,
         response: { 200: WatchAnswer, 404: ErrorBody, 500: ErrorBody, 503: ErrorBody },
@@ -118,7 +115,6 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
     '/watch/:token/webhook',
     {
       schema: {
-        tags: TAGS,
         summary: "Set (or, with null, remove) an address watch's webhook, told of each change",
         params: TokenParams,
         documentedBody: WebhookBody,
@@ -142,7 +138,6 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
     '/watch/:token/webhook/test',
     {
       schema: {
-        tags: TAGS,
         summary: "Send a test notice to an address watch's webhook now; whether it was taken",
         params: TokenParams,
         response: { 200: DeliveryAnswer, 404: ErrorBody, 500: ErrorBody, 503: ErrorBody },
@@ -155,7 +150,6 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
     '/watch/:token/push',
     {
       schema: {
-        tags: TAGS,
         summary: "Set (or, with null, remove) an address watch's web push subscription",
         params: TokenParams,
         documentedBody: PushBody,
@@ -172,7 +166,6 @@ const watch: FastifyPluginAsyncTypebox = async (app) => {
     '/watch/:token',
     {
       schema: {
-        tags: TAGS,
         summary: 'Delete an address watch: its history, webhook and push subscription',
         params: TokenParams,
         response: { 204: Type.Null(), 404: ErrorBody, 500: ErrorBody, 503: ErrorBody },

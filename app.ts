@@ -42,6 +42,8 @@ export async function buildApi({ shared, routes = capabilities }: ApiOptions): P
   app.decorate('lifecycle', shared.lifecycle);
   app.decorate('redisLink', shared.redisLink);
   app.decorate('geoDatabases', shared.geoDatabases);
+  app.decorate('reportStore', shared.reportStore);
+  app.decorate('watches', shared.watches);
 
   await app.register(openapi, { examples: CAPABILITIES.flatMap((capability) => capability.examples) });
   await app.register(operations, { listener: 'api', readiness: shared.readiness, metrics: shared.metrics });

@@ -11,6 +11,10 @@ import { Metrics, NO_METRICS, type AppMetrics } from './operations/metrics.js';
 import type { GeoDatabases } from './datasets/geo/databases.js';
 import { serviceDatabases } from './datasets/geo/service-databases.js';
 import { reportRedisUrl } from './routes/report/configured.js';
+import { chosenReportStore } from './routes/report/chosen-store.js';
+import type { ReportStore } from './routes/report/store.js';
+import { Notifier } from './routes/watch/notifier.js';
+import { Watches } from './routes/watch/watches.js';
 
 export interface SharedOptions {
   config: Config;
@@ -40,6 +44,10 @@ export interface Shared {
   geoDatabases: GeoDatabases;
   /** One budget per client for /api and the command-line face; undefined while SECURITY_RATE_LIMIT is 0. */
   globalLimiter: GlobalLimiter | undefined;
+  /** Where shared reports and address watches live (REPORT_STORE); undefined: the key-value store without its settings. */
+  reportStore: ReportStore | undefined;
+  /** The address watches: read and changed under /api/watch, recorded by `curl <site>/watch/<token>`. */
+  watches: Watches;
   /** Stops the start-up steps and schedulers, then closes the outbound clients; after both listeners are closed. */
   close(): Promise<void>;
 }
@@ -76,6 +84,18 @@ export async function composeShared({ config, logger, dispatcher, geoDatabases }
   const lifecycle = new Lifecycle(logger);
   const redisLink = await redisLinkFor(config, logger, readiness);
   const globalLimiter = config.SECURITY_RATE_LIMIT > 0 ? new GlobalLimiter(config, redisLink, metrics) : undefined;
+  const reportStore = await chosenReportStore({ config, log: logger, lifecycle, upstream, readiness, redisLink });
+  const notifier = new Notifier(config, upstream.names);
+  const watches = new Watches(
+    reportStore,
+    {
+      ttlDays: config.WATCH_TTL_DAYS,
+      maxEntries: config.WATCH_MAX_ENTRIES,
+      maxPerSignIn: config.WATCH_MAX_PER_SIGN_IN,
+    },
+    notifier,
+    logger,
+  );
   return {
     config,
     logger,
@@ -87,8 +107,11 @@ export async function composeShared({ config, logger, dispatcher, geoDatabases }
     redisLink,
     geoDatabases: serviceDatabases({ config, upstream, lifecycle, readiness, logger, databases: geoDatabases }),
     globalLimiter,
+    reportStore,
+    watches,
     close: async () => {
       await lifecycle.stop();
+      await notifier.close();
       await globalLimiter?.close();
       await redisLink?.close();
       await upstream.close();

@@ -6,6 +6,8 @@ import type { Readiness } from '../operations/readiness.js';
 import type { AppMetrics } from '../operations/metrics.js';
 import type { RedisLink } from './redis-link.js';
 import type { GeoDatabases } from '../datasets/geo/databases.js';
+import type { ReportStore } from '../routes/report/store.js';
+import type { Watches } from '../routes/watch/watches.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,6 +24,10 @@ declare module 'fastify' {
     redisLink: RedisLink | undefined;
     /** The local city and ASN databases, which the command-line face reads too (composition.ts). */
     geoDatabases: GeoDatabases;
+    /** Where shared reports and address watches live (REPORT_STORE); undefined: the key-value store without its settings. */
+    reportStore: ReportStore | undefined;
+    /** The address watches, which the command-line face records into too (composition.ts). */
+    watches: Watches;
   }
   interface FastifyContextConfig {
     /** Seconds a success may be cached publicly; unset means the no-store default stays. */

@@ -1,4 +1,5 @@
 import { appendFile, mkdir } from 'node:fs/promises';
+import { redactUrl } from './logger.js';
 import { dirname } from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../fastify.config.js';
@@ -43,7 +44,7 @@ export class GlobalLimiter {
     if (!this.counters.entered(key)) return;
     this.metrics.limiterEntries.inc({ limiter: 'rate' });
     request.log.warn(
-      { ip: clientIp(request), key, method: request.method, url: request.url },
+      { ip: clientIp(request), key, method: request.method, url: redactUrl(request.url) },
       'client entered the rate-limited state',
     );
     if (this.ledgerPath) {
@@ -58,7 +59,7 @@ export class GlobalLimiter {
   }
 
   private async writeLedger(request: FastifyRequest, key: string): Promise<void> {
-    const line = `${new Date().toISOString()} ${key} ${request.method} ${request.url.split('?', 1)[0]}\n`;
+    const line = `${new Date().toISOString()} ${key} ${request.method} ${redactUrl(request.url.split('?', 1)[0]!)}\n`;
     try {
       await mkdir(dirname(this.ledgerPath), { recursive: true });
       await appendFile(this.ledgerPath, line);

@@ -63,10 +63,15 @@ export function createLogger(
 }
 
 const SECRET_PARAMS = /([?&](?:key|token|apiKey|api_key|license_key)=)[^&#]*/gi;
+// An address watch's token is its only key (routes/watch), and it travels in the path.
+const WATCH_TOKEN_PATH = /(\/watch\/)[A-Za-z0-9_-]+/g;
 
-/** A URL with its credential query parameters masked, for log lines. */
+/** A URL with its credential query parameters (and an address watch's token) masked, for log lines. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[redacted]').replace(/\/\/[^/@\s]+@/, '//[redacted]@');
+  return url
+    .replace(SECRET_PARAMS, '$1[redacted]')
+    .replace(WATCH_TOKEN_PATH, '$1[redacted]')
+    .replace(/\/\/[^/@\s]+@/, '//[redacted]@');
 }
 
 /**

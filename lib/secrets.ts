@@ -16,6 +16,7 @@ export const SECRET_SETTINGS = [
   'KV_ACCOUNT_ID',
   'KV_NAMESPACE_ID',
   'GEODB_LICENSE_KEY',
+  'WEB_PUSH_VAPID_PRIVATE_KEY',
 ] as const;
 
 function userinfo(url: string): string[] {

@@ -75,22 +75,24 @@ export class SignInTokens {
 
   /**
    * Resolves when the header may be forwarded: no issuer configured, no
-   * header (the companion then answers a signed-out caller), or a good token.
+   * header (the companion then answers a signed-out caller), or a good token,
+   * whose subject it gives (undefined for the other two).
    * Throws HttpError 401 `Invalid token` for anything else, and an
    * UpstreamFailure 503 when the issuer's keys cannot be had (fail closed).
    */
-  async check(authorization: string | undefined): Promise<void> {
-    if (!this.enabled || authorization === undefined) return;
+  async check(authorization: string | undefined): Promise<string | undefined> {
+    if (!this.enabled || authorization === undefined) return undefined;
     const token = BEARER.exec(authorization)?.[1];
     if (!token) throw new HttpError(401, INVALID_TOKEN);
     try {
-      await jwtVerify(token, this.keyFor, {
+      const { payload } = await jwtVerify(token, this.keyFor, {
         issuer: this.settings.issuer,
         audience: this.settings.audience,
         algorithms: ALGORITHMS,
         clockTolerance: CLOCK_TOLERANCE_S,
         requiredClaims: ['exp', 'sub'],
       });
+      return payload.sub;
     } catch (err) {
       if (err instanceof UpstreamFailure) throw err;
       if (err instanceof errors.JOSEError) throw new HttpError(401, INVALID_TOKEN);

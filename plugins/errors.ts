@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { redactUrl } from '../lib/logger.js';
 import type { FastifyError } from 'fastify';
 import { HttpError, INTERNAL_ERROR } from '../lib/http-error.js';
 import { TooManyRequests } from './rate-limit.js';
@@ -27,7 +28,9 @@ export default fp(
       }
       const status = isErrorStatus(error.statusCode) ? error.statusCode : 500;
       if (status < 500) return reply.code(status).send({ error: error.message });
-      if (!(error instanceof Overloaded)) request.log.error({ err: error, url: request.url }, 'request failed');
+      if (!(error instanceof Overloaded)) {
+        request.log.error({ err: error, url: redactUrl(request.url) }, 'request failed');
+      }
       return reply.code(status).send({ error: error instanceof HttpError ? error.message : INTERNAL_ERROR });
     });
     app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not Found' }));

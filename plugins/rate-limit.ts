@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { redactUrl } from '../lib/logger.js';
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { clientIp, limiterKey } from '../lib/client-ip.js';
@@ -82,7 +83,7 @@ export default fp<RateLimitPluginOptions>(
           if (!counters.entered(key)) return;
           app.metrics.limiterEntries.inc({ limiter: name });
           request.log.warn(
-            { ip: clientIp(request), key, limiter: name, method: request.method, url: request.url },
+            { ip: clientIp(request), key, limiter: name, method: request.method, url: redactUrl(request.url) },
             `client entered the ${name} limiter's limited state`,
           );
         },

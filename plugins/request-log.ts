@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { redactUrl } from '../lib/logger.js';
 
 const THREW = Symbol('whether the request threw an error that is not a client answer');
 
@@ -24,7 +25,7 @@ export default fp(
       request.log[level](
         {
           method: request.method,
-          url: request.url,
+          url: redactUrl(request.url),
           statusCode: status,
           responseTime: Math.round(reply.elapsedTime * 100) / 100,
         },

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ExampleRequest, UpstreamAnswer } from './example-request.js';
-import reportStore from './report/chosen-store.js';
 
 /** A routes/<cap>/ folder as its index.ts exports it: the plugin, and the examples of its routes (examples.ts). */
 export interface Capability {
@@ -31,11 +30,11 @@ export const CAPABILITIES: readonly Capability[] = [
   await import('./map/index.js'),
   await import('./private-tools/index.js'),
   await import('./client-ip/index.js'),
+  await import('./watch/index.js'),
 ];
 
 const routes: FastifyPluginAsync = async (app) => {
   // Chosen before any capability: /api/configs tells whether it is ready, the report routes use it.
-  await app.register(reportStore);
   for (const capability of CAPABILITIES) await app.register(capability.default);
 };
 

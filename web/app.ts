@@ -138,7 +138,12 @@ export async function buildWeb({ shared, frontendDir, api, memoryCaps }: WebOpti
     }
     return notFound(reply);
   };
-  await app.register(commandLine, { databases: geoDatabases, globalLimiter, site: answerSite });
+  await app.register(commandLine, {
+    databases: geoDatabases,
+    globalLimiter,
+    watches: shared.watches,
+    site: answerSite,
+  });
   // The site's files and pages, not an interface: out of the OpenAPI document.
   app.route({ method: ['GET', 'HEAD'], url: '/*', schema: { hide: true }, handler: answerSite });
   app.setNotFoundHandler((_request, reply) => notFound(reply));

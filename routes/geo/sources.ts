@@ -15,12 +15,11 @@ import {
   toRecord,
   upstreamMessage,
   type GeoBase,
-  type GeoRecord,
 } from './normalise.js';
 import { timezoneAt } from './timezone.js';
 import { HttpError } from '../../lib/http-error.js';
 import { advancedData } from './advanced-data.js';
-import type { AdvancedData } from '../../contract/geo.js';
+import type { AdvancedData, GeoRecord } from '../../contract/geo.js';
 
 /** The answer itself when its status is 2xx; otherwise throws with the upstream's own message when it gave one. */
 function ensureOk<T extends { status: number; data: unknown }>(res: T): T {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
+import type { Logger } from 'pino';
+import type { Config } from '../../fastify.config.js';
 import { fromAppRoot } from '../../lib/app-root.js';
 import { PeriodicCheck } from '../../lib/periodic-check.js';
 import type { RedisLink } from '../../lib/redis-link.js';
@@ -10,11 +10,19 @@ import type { LocalReportStore } from './local-store.js';
 import { RedisReportStore } from './redis-store.js';
 import type { ReportStore } from './store.js';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Where shared reports live (REPORT_STORE); undefined: the key-value store without its three settings. */
-    reportStore: ReportStore | undefined;
-  }
+import type { Lifecycle } from '../../lib/lifecycle.js';
+import type { Upstream } from '../../lib/upstream.js';
+import type { Readiness } from '../../operations/readiness.js';
+
+/** What choosing the store needs of the composition root (composition.ts). */
+export interface StorePieces {
+  config: Config;
+  log: Logger;
+  lifecycle: Lifecycle;
+  upstream: Upstream;
+  readiness: Readiness;
+  /** The limiters' Redis (REDIS_URL), reused when the reports name the same. */
+  redisLink: RedisLink | undefined;
 }
 
 /** How often expired reports are removed from the local store, beyond their removal when read. */
@@ -28,17 +36,17 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
  * service runs on. A full disk is not that: the store logs its outage and
  * retries by itself.
  */
-async function localStore(app: FastifyInstance): Promise<LocalReportStore> {
+async function localStore(pieces: StorePieces): Promise<LocalReportStore> {
   // Loaded only where used: the native database module is start-up time every other deployment would pay.
   const { LocalReportStore, StoreInUse } = await import('./local-store.js');
-  const store = new LocalReportStore(join(fromAppRoot(app.config.DATA_DIR), 'reports'), {
-    retryMaxMs: app.config.REPORT_STORE_RETRY_MAX_MS,
-    log: app.log,
+  const store = new LocalReportStore(join(fromAppRoot(pieces.config.DATA_DIR), 'reports'), {
+    retryMaxMs: pieces.config.REPORT_STORE_RETRY_MAX_MS,
+    log: pieces.log,
   });
   try {
     await store.open();
   } catch (err) {
-    app.log.error(
+    pieces.log.error(
       { dir: store.dir, reason: (err as Error).message },
       err instanceof StoreInUse
         ? 'REPORT_STORE=local: the reports folder is in use by another process (a second instance on the same ' +
@@ -49,20 +57,20 @@ async function localStore(app: FastifyInstance): Promise<LocalReportStore> {
     );
     return store;
   }
-  app.lifecycle.onStop('report store', () => store.close());
+  pieces.lifecycle.onStop('report store', () => store.close());
   const sweeps = new PeriodicCheck({
     id: 'expired-report-sweep',
     run: async () => {
       const removed = await store.sweep();
-      if (removed > 0) app.log.info({ removed }, 'expired shared reports removed from the local report store');
+      if (removed > 0) pieces.log.info({ removed }, 'expired shared reports removed from the local report store');
     },
     firstAfterMs: 0,
     everyMs: SWEEP_EVERY_MS,
     onError: (err) =>
-      app.log.warn({ reason: err.message }, 'expired shared reports could not be removed; next try in an hour'),
+      pieces.log.warn({ reason: err.message }, 'expired shared reports could not be removed; next try in an hour'),
   });
-  app.lifecycle.addStep({ phase: 'background', name: 'expired report sweep', run: async () => sweeps.start() });
-  app.lifecycle.onStop('expired report sweep', () => sweeps.stop());
+  pieces.lifecycle.addStep({ phase: 'background', name: 'expired report sweep', run: async () => sweeps.start() });
+  pieces.lifecycle.onStop('expired report sweep', () => sweeps.stop());
   return store;
 }
 
@@ -72,39 +80,40 @@ async function localStore(app: FastifyInstance): Promise<LocalReportStore> {
  * their own, so a report flood cannot evict the counters nor the counters'
  * policy the reports (docs/scale-out.md).
  */
-async function reportLink(app: FastifyInstance): Promise<RedisLink> {
+async function reportLink(pieces: StorePieces): Promise<RedisLink> {
   // loadConfig refuses REPORT_STORE=redis without either URL.
-  const url = reportRedisUrl(app.config)!;
-  if (app.redisLink && url === app.config.REDIS_URL) return app.redisLink;
+  const url = reportRedisUrl(pieces.config)!;
+  if (pieces.redisLink && url === pieces.config.REDIS_URL) return pieces.redisLink;
   const { RedisLink, REPORTS_LINK } = await import('../../lib/redis-link.js');
-  const link = new RedisLink(url, app.log, REPORTS_LINK);
-  app.addHook('onClose', () => link.close());
+  const link = new RedisLink(url, pieces.log, REPORTS_LINK);
+  pieces.lifecycle.onStop('reports Redis link', () => link.close());
   const { watchRedis } = await import('../../lib/redis-policy.js');
-  watchRedis(app, link, 'reports');
+  watchRedis(pieces, link, 'reports');
   return link;
 }
 
-async function chooseStore(app: FastifyInstance): Promise<ReportStore | undefined> {
-  switch (app.config.REPORT_STORE) {
+async function chooseStore(pieces: StorePieces): Promise<ReportStore | undefined> {
+  switch (pieces.config.REPORT_STORE) {
     case 'kv':
-      return reportSharingConfigured(app.config) ? new KvReportStore(app.upstream, app.config) : undefined;
+      return reportSharingConfigured(pieces.config) ? new KvReportStore(pieces.upstream, pieces.config) : undefined;
     case 'redis':
-      return new RedisReportStore(await reportLink(app));
+      return new RedisReportStore(await reportLink(pieces));
     case 'local':
-      return localStore(app);
+      return localStore(pieces);
   }
 }
 
-/** Decorates the app with the report store REPORT_STORE names, chosen once at start-up. */
-export default fp(
-  async (app) => {
-    const store = await chooseStore(app);
-    app.decorate('reportStore', store);
-    app.readiness.addReportStore(() => ({
-      kind: app.config.REPORT_STORE,
-      ready: store?.ready ?? false,
-      ...store?.details,
-    }));
-  },
-  { name: 'report-store' },
-);
+/**
+ * The report store REPORT_STORE names, chosen once at start-up by the
+ * composition root: shared reports and address watches live in it, and
+ * /readyz reports on it. Undefined: the key-value store without its three settings.
+ */
+export async function chosenReportStore(pieces: StorePieces): Promise<ReportStore | undefined> {
+  const store = await chooseStore(pieces);
+  pieces.readiness.addReportStore(() => ({
+    kind: pieces.config.REPORT_STORE,
+    ready: store?.ready ?? false,
+    ...store?.details,
+  }));
+  return store;
+}

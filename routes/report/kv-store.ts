@@ -78,4 +78,20 @@ export class KvReportStore implements ReportStore {
     // KV drops expired keys lazily at the edge; the stored expiry is the promise made to the sharer.
     return isExpired(stored, now) ? undefined : stored;
   }
+
+  async delete(id: string): Promise<void> {
+    let res: { status: number; data: KvResult };
+    try {
+      res = await this.upstream.json<KvResult>(`${this.base}${id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${this.config.RADAR_API_KEY}` },
+      });
+    } catch (err) {
+      throw new StoreError(err);
+    }
+    // KV answers success for a key it never held, so an unknown id is no failure.
+    if (res.status < 200 || res.status >= 300 || res.data?.success !== true) {
+      throw new StoreError(refusal(res.status, res.data?.errors));
+    }
+  }
 }

@@ -194,21 +194,45 @@ export class LocalReportStore implements ReportStore {
     return undefined;
   }
 
-  /** Removes every report whose expiry has passed; the number removed. Nothing during an outage: removing is writing. */
+  async delete(id: string): Promise<void> {
+    if (this.outage) throw this.refuse();
+    // Its index entry goes at the next sweep, which finds nothing left under it.
+    try {
+      await this.db.del(reportKey(id), { sync: true });
+    } catch (err) {
+      throw new StoreError(this.withRemedy(err));
+    }
+  }
+
+  /**
+   * Removes every report whose expiry has passed; the number removed. Nothing
+   * during an outage: removing is writing. A value written again under the
+   * same id since (an address watch's) has a later index entry and stays.
+   */
   async sweep(): Promise<number> {
     let removed = 0;
     while (this.ready) {
       const keys = await this.db.keys({ gte: EXPIRY, lt: expiryKey(this.now(), ''), limit: SWEEP_BATCH }).all();
       if (keys.length === 0) return removed;
-      await this.db.batch(
-        keys.flatMap((key) => [
-          { type: 'del' as const, key },
-          { type: 'del' as const, key: reportKey(key.slice(key.lastIndexOf(':') + 1)) },
-        ]),
-      );
-      removed += keys.length;
+      const ids = keys.map((key) => key.slice(key.lastIndexOf(':') + 1));
+      const values = await this.db.getMany(ids.map(reportKey));
+      const gone = ids.filter((_id, i) => values[i] !== undefined && this.hasExpired(values[i]!));
+      await this.db.batch([
+        ...keys.map((key) => ({ type: 'del' as const, key })),
+        ...gone.map((id) => ({ type: 'del' as const, key: reportKey(id) })),
+      ]);
+      removed += gone.length;
     }
     return removed;
+  }
+
+  /** A value that cannot be read is removed as expired: nothing could ever give it back. */
+  private hasExpired(text: string): boolean {
+    try {
+      return isExpired(JSON.parse(text) as StoredReport, this.now());
+    } catch {
+      return true;
+    }
   }
 
   async close(): Promise<void> {

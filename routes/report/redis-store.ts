@@ -63,4 +63,12 @@ export class RedisReportStore implements ReportStore {
     // Redis drops the key at its TTL; the stored expiry is the promise made to the sharer, to the millisecond.
     return isExpired(stored, now) ? undefined : stored;
   }
+
+  async delete(id: string): Promise<void> {
+    try {
+      await this.link.client.del(reportKey(id));
+    } catch (err) {
+      throw new StoreError(err);
+    }
+  }
 }

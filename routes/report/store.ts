@@ -23,6 +23,8 @@ export interface ReportStore {
   put(id: string, stored: StoredReport, ttlSeconds: number): Promise<void>;
   /** The report stored under `id`, or undefined when it is unknown or has expired. */
   get(id: string): Promise<StoredReport | undefined>;
+  /** Removes what is stored under `id` (nothing when it is unknown); resolves once the store confirmed it. */
+  delete(id: string): Promise<void>;
 }
 
 /** The answer, with 500, when the store did not take or give back a report. */

@@ -11,6 +11,8 @@ import { commandLineFormat } from './client.js';
 import { FACE_PATHS, type FaceRequest } from './paths.js';
 import { AddressQuery, jsonAnswers, lineAnswers, rootAnswers } from './schemas.js';
 import { sendAnswer } from './send-answer.js';
+import watchFace from './watch.js';
+import type { Watches } from '../../routes/watch/watches.js';
 
 export { faceRequest } from './paths.js';
 
@@ -19,6 +21,8 @@ export interface CommandLineOptions {
   databases: GeoDatabases;
   /** The global limiter /api counts with too; absent while SECURITY_RATE_LIMIT is 0. */
   globalLimiter: GlobalLimiter | undefined;
+  /** The address watches `curl <site>/watch/<token>` records into. */
+  watches: Watches;
   /** Answers everyone else on the same paths: the site (its single-page-app fallback for a navigation). */
   site: (request: FastifyRequest, reply: FastifyReply) => unknown;
 }
@@ -82,13 +86,17 @@ export function answerNotServed(request: FastifyRequest, reply: FastifyReply): b
  * a browser on the same paths gets the site. The global limiter /api uses
  * (composition.ts) counts these requests too: one count, under the same key.
  */
-const commandLine: FastifyPluginAsync<CommandLineOptions> = async (app, { databases, globalLimiter, site }) => {
+const commandLine: FastifyPluginAsync<CommandLineOptions> = async (
+  app,
+  { databases, globalLimiter, watches, site },
+) => {
   await app.register(clientIpSlots);
   let globalLimit: LimitCheck | undefined;
   if (globalLimiter) {
     await app.register(limiterLibrary);
     globalLimit = globalLimitCheck(app, globalLimiter);
   }
+  await app.register(watchFace, { watches, databases, globalLimit, site });
 
   for (const path of FACE_PATHS) {
     app.route({

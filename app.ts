@@ -84,6 +84,7 @@ export async function buildApi({
     }),
   );
   app.decorate('lifecycle', new Lifecycle(logger));
+  readiness.addStartUp(() => app.lifecycle.loading);
   app.decorate('lentToFront', new LentToFront());
   app.addHook('onClose', async () => app.lifecycle.stop());
   app.addHook('onClose', async () => app.upstream.close());

@@ -161,14 +161,15 @@ await keepTickObjectShape();
 const api = await buildApi({ config, logger });
 onSignal = (signal) => void shutdown(signal);
 await api.ready();
-// The steps (dataset loads, the status pages' first poll) run in their order
-// while both listeners open: nothing slow holds them, and /readyz names what
-// is still loading until the last step is over.
-booting = api.lifecycle.boot();
 await listen(api, 'api', config.BACKEND_PORT);
 api.readiness.listening('api');
 web = await buildWeb({ logger, frontendDir: config.FRONTEND_DIR, api });
 // A signal during start-up: shutdown() has the process; nothing more starts.
 if (closing) await new Promise<never>(() => {});
 await listen(web, 'front', config.FRONTEND_PORT);
+// The steps (dataset loads, the status pages' first poll) run in their order
+// once both listeners are open, so nothing slow holds them back; boot() names
+// every step as loading before it returns, so /readyz says not ready until
+// the last one is over.
+booting = api.lifecycle.boot();
 api.readiness.listening('front');

@@ -51,7 +51,7 @@ export function siteRoot(frontendDir: string): string {
 export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOptions): Promise<FastifyInstance> {
   const settings = siteSettings(api.config, api.readiness);
   const headers = securityHeaders(plainHttpOrigins(settings), scriptOrigins(settings));
-  const site = await LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps, headers });
+  const site = LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps, headers });
   const app = fastifyLoggingTo(logger, {
     serverFactory: (handler) =>
       createListenerServer(
@@ -114,7 +114,9 @@ export async function buildWeb({ logger, frontendDir, api, memoryCaps }: WebOpti
         .type('application/json; charset=utf-8')
         .send(siteSettings(api.config, api.readiness)),
   });
-  const answerSite = (request: FastifyRequest, reply: FastifyReply) => {
+  const answerSite = async (request: FastifyRequest, reply: FastifyReply) => {
+    // The listener opens while the site's files are read; a request for one waits for them.
+    if (!site.read) await site.loaded;
     const current = site.current;
     const file = lookup(current, request.url) ?? (isNavigation(request.url) ? current.fallback : undefined);
     if (file) {

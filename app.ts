@@ -15,7 +15,7 @@ import capabilities, { CAPABILITIES } from './routes/index.js';
 import operations from './operations/index.js';
 import openapi from './openapi/index.js';
 import { Readiness } from './operations/readiness.js';
-import { Metrics, NO_METRICS } from './operations/metrics.js';
+import { NO_METRICS } from './operations/no-metrics.js';
 import { LentToFront } from './lib/lent-to-front.js';
 
 const JSON_BODY_LIMIT = 500 * 1024;
@@ -48,7 +48,8 @@ export async function buildApi({
     schemaController: { compilersFactory: { buildSerializer: foldingSerializerFactory } },
   });
   const readiness = new Readiness();
-  const metrics = config.METRICS ? new Metrics(readiness) : undefined;
+  // prom-client is loaded only when METRICS is on.
+  const metrics = config.METRICS ? new (await import('./operations/metrics.js')).Metrics(readiness) : undefined;
   app.decorate('config', config);
   app.decorate('readiness', readiness);
   app.decorate('metrics', metrics ?? NO_METRICS);

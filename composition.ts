@@ -7,7 +7,8 @@ import { SignInTokens } from './lib/sign-in-tokens.js';
 import { GlobalLimiter } from './lib/global-limiter.js';
 import type { RedisLink } from './lib/redis-link.js';
 import { Readiness } from './operations/readiness.js';
-import { Metrics, NO_METRICS, type AppMetrics } from './operations/metrics.js';
+import type { AppMetrics } from './operations/metrics.js';
+import { NO_METRICS } from './operations/no-metrics.js';
 import type { GeoDatabases } from './datasets/geo/databases.js';
 import { serviceDatabases } from './datasets/geo/service-databases.js';
 import { reportRedisUrl } from './routes/report/configured.js';
@@ -59,7 +60,8 @@ export interface Shared {
  */
 export async function composeShared({ config, logger, dispatcher, geoDatabases }: SharedOptions): Promise<Shared> {
   const readiness = new Readiness();
-  const prometheus = config.METRICS ? new Metrics(readiness) : undefined;
+  // prom-client is loaded only when METRICS is on.
+  const prometheus = config.METRICS ? new (await import('./operations/metrics.js')).Metrics(readiness) : undefined;
   const metrics = prometheus ?? NO_METRICS;
   const common = {
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
@@ -82,6 +84,7 @@ export async function composeShared({ config, logger, dispatcher, geoDatabases }
     upstream: new Upstream({ ...common, overrideOrigin: '' }),
   });
   const lifecycle = new Lifecycle(logger);
+  readiness.addStartUp(() => lifecycle.loading);
   const redisLink = await redisLinkFor(config, logger, readiness);
   const globalLimiter = config.SECURITY_RATE_LIMIT > 0 ? new GlobalLimiter(config, redisLink, metrics) : undefined;
   const reportStore = await chosenReportStore({ config, log: logger, lifecycle, upstream, readiness, redisLink });

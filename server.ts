@@ -165,12 +165,15 @@ const shared = await composeShared({ config, logger });
 const api = await buildApi({ shared });
 onSignal = (signal) => void shutdown(signal);
 await api.ready();
-booting = shared.lifecycle.boot();
-await booting;
-// A signal during start-up: shutdown() has the process; nothing more starts.
-if (closing) await new Promise<never>(() => {});
 await listen(api, 'api', config.BACKEND_PORT);
 shared.readiness.listening('api');
 web = await buildWeb({ shared, frontendDir: config.FRONTEND_DIR, api });
+// A signal during start-up: shutdown() has the process; nothing more starts.
+if (closing) await new Promise<never>(() => {});
 await listen(web, 'front', config.FRONTEND_PORT);
+// The steps (dataset loads, the status pages' first poll) run in their order
+// once both listeners are open, so nothing slow holds them back; boot() names
+// every step as loading before it returns, so /readyz says not ready until
+// the last one is over.
+booting = shared.lifecycle.boot();
 shared.readiness.listening('front');

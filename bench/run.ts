@@ -319,7 +319,10 @@ const SIDE_MEASUREMENTS = [
   { name: 'geo-local database reload under load', script: 'bench/geo-reload.ts' },
   { name: 'asn-connectivity snapshot load and reload under load', script: 'bench/asn-load.ts' },
   { name: 'configs with the limiters in Redis, and two instances', script: 'bench/shared-limits.ts' },
-  { name: 'start-up: first answers offline and with hanging status pages', script: 'bench/start-up.ts' },
+  {
+    name: 'start-up: first answers against a bare Fastify app, and with hanging status pages',
+    script: 'bench/start-up.ts',
+  },
   { name: 'memory: resident idle and under a soak, production dependencies size', script: 'bench/memory.ts' },
   { name: 'speed endpoints: throughput, memory and abuse', script: 'bench/speed.ts' },
 ];

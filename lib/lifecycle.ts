@@ -17,6 +17,12 @@ export class ServiceStopping extends Error {
   }
 }
 
+/**
+ * A start-up step not yet over, as /readyz names it: `running`, or `waiting`
+ * for the steps of an earlier phase.
+ */
+export type StepProgress = 'running' | 'waiting';
+
 /** How long one shutdown callback may take before shutdown carries on without it. */
 const STOP_TIMEOUT_MS = 5000;
 
@@ -41,6 +47,8 @@ export class Lifecycle {
   private readonly bootSteps: BootStep[] = [];
   private readonly stoppers: Array<{ name: string; stop: () => void | Promise<void> }> = [];
   private readonly stopRequested = new AbortController();
+  // Filled when boot() begins: the listeners open without waiting for the steps, so readiness asks what is left.
+  private readonly unfinished = new Map<string, StepProgress>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -62,19 +70,36 @@ export class Lifecycle {
     this.stoppers.push({ name, stop });
   }
 
+  /**
+   * The steps start-up has not got past, by name: each until it ends, or until
+   * its `waitAtMostMs` passes and it goes on in the background. Empty before
+   * boot() and once it has run every step.
+   */
+  get loading(): ReadonlyMap<string, StepProgress> {
+    return this.unfinished;
+  }
+
   async boot(): Promise<void> {
-    for (const phase of BOOT_PHASES) {
-      for (const step of this.steps.filter((s) => s.phase === phase)) {
-        if (this.stopping.aborted) return;
-        const done = this.run(step);
-        if (step.waitAtMostMs === undefined) await done;
-        else if (!(await endsWithin(done, step.waitAtMostMs))) {
-          this.logger.debug(
-            { phase, step: step.name, ms: step.waitAtMostMs },
-            'start-up step goes on in the background',
-          );
+    for (const step of this.steps) this.unfinished.set(step.name, 'waiting');
+    try {
+      for (const phase of BOOT_PHASES) {
+        for (const step of this.steps.filter((s) => s.phase === phase)) {
+          if (this.stopping.aborted) return;
+          this.unfinished.set(step.name, 'running');
+          const done = this.run(step);
+          if (step.waitAtMostMs === undefined) await done;
+          else if (!(await endsWithin(done, step.waitAtMostMs))) {
+            this.logger.debug(
+              { phase, step: step.name, ms: step.waitAtMostMs },
+              'start-up step goes on in the background',
+            );
+          }
+          this.unfinished.delete(step.name);
         }
       }
+    } finally {
+      // Stopping abandons the rest: nothing is loading any more, and readiness is already false.
+      this.unfinished.clear();
     }
   }
 

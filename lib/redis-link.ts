@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { CommandBatch } from './redis-batch.js';
+import { isOutOfMemory, redisUrlForLogs, TIMED_OUT } from './redis-replies.js';
 
 // A limiter asks Redis on every request, so a hung Redis must never hold a
 // request for long: past this, the command fails and the request is counted
@@ -11,8 +12,6 @@ const COMMAND_TIMEOUT_MS = 250;
 // While Redis holds the connection open without answering, one PING asks
 // again this often; every request meanwhile counts in memory without waiting.
 const PROBE_EVERY_MS = 1000;
-// ioredis's error for a command that outlived commandTimeout.
-export const TIMED_OUT = 'Command timed out';
 const CONNECT_TIMEOUT_MS = 2000;
 const RECONNECT_MAX_MS = 2000;
 
@@ -39,20 +38,6 @@ export const REPORTS_LINK: LinkUse = {
   degraded: 'report sharing is off',
   restored: 'report sharing is on again',
 };
-
-/** Redis's refusal of a write while its memory is over maxmemory and its policy evicts nothing. */
-export const isOutOfMemory = (err: Error): boolean => err.message.startsWith('OOM ');
-
-/** `redis://user:secret@host:6379/0` without its password, for log lines. */
-export function redisUrlForLogs(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = 'redacted';
-    return parsed.toString();
-  } catch {
-    return 'REDIS_URL';
-  }
-}
 
 /**
  * A connection to a Redis (or Valkey) server shared with the other

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Readiness, RedisKeys } from '../operations/readiness.js';
-import { redisUrlForLogs, TIMED_OUT, type RedisLink } from './redis-link.js';
+import type { RedisLink } from './redis-link.js';
+import { redisUrlForLogs, TIMED_OUT } from './redis-replies.js';
 
 /** What a Redis does when full, read once at start-up: its policy, or null when CONFIG GET was refused. */
 export interface EvictionPolicy {

@@ -50,10 +50,19 @@ export function foldTypeUnions(schema: unknown): unknown {
 
 type SerializerFactory = ReturnType<ReturnType<typeof SerializerSelector>>;
 
-/** Fastify's own response serialiser factory, handed schemas with their type unions folded. */
+/**
+ * Fastify's own response serialiser factory, handed schemas with their type
+ * unions folded. Each serialiser is compiled when its first answer is
+ * written: Fastify asks for every route's at start, and compiling them all
+ * (a few hundred, most for error statuses rarely sent) was a tenth of
+ * start-up, before any listener opened.
+ */
 export function foldingSerializerFactory(
   ...args: Parameters<ReturnType<typeof SerializerSelector>>
 ): SerializerFactory {
   const compile = SerializerSelector()(...args);
-  return (route) => compile({ ...route, schema: foldTypeUnions(route.schema) });
+  return (route) => {
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data) => (serialize ??= compile({ ...route, schema: foldTypeUnions(route.schema) }))(data);
+  };
 }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import { PRODUCT_NAME, PRODUCT_VERSION } from './app-root.js';
 import { redactUrl } from './logger.js';
@@ -116,12 +116,19 @@ export interface UpstreamBytes {
 // resolver, say) would take a socket per request until the table is full.
 // A request past the cap waits for a socket, within its own timeout. Names
 // resolve through the resolver's cache, never the system's getaddrinfo.
-function outboundAgent(names: NameResolver): Agent {
+async function outboundAgent(names: NameResolver): Promise<Agent> {
+  const { Agent } = await loadUndici();
   return new Agent({ connections: DESCRIPTORS.connectionsPerOrigin, connect: { lookup: names.lookup } });
 }
 
+// undici is the heaviest module the service loads, a tenth of start-up's
+// CPU: it is loaded with the first upstream call, once the listeners are open.
+let undici: Promise<typeof import('undici')> | undefined;
+const loadUndici = () => (undici ??= import('undici'));
+
 // The process's pool, shared by every Upstream that names no DNS server of its own.
-const OUTBOUND = outboundAgent(SYSTEM_NAMES);
+let outbound: Promise<Agent> | undefined;
+const sharedOutbound = () => (outbound ??= outboundAgent(SYSTEM_NAMES));
 
 /** The host a call is meant for (not the override origin's); a URL that does not parse has none. */
 function hostOf(url: string): string {
@@ -173,9 +180,10 @@ export class Upstream {
   /** Resolves the names of upstreams, and of WHOIS servers (routes/whois). */
   readonly names: NameResolver;
   private readonly overrideOrigin: string;
-  private readonly dispatcher: Dispatcher;
-  /** The pool this client opened for its own resolver, closed with it; undefined when it uses a shared or given one. */
-  private readonly ownAgent?: Agent;
+  private readonly given?: Dispatcher;
+  /** The pool this client opens for its own resolver on its first call, closed with it; undefined when it uses a shared or given one. */
+  private ownAgent?: Promise<Agent>;
+  private readonly ownResolver: boolean;
   /** False when a dispatcher was given: it connects (or answers) its own way. */
   private readonly resolvesNames: boolean;
   private readonly logger?: Logger;
@@ -189,8 +197,8 @@ export class Upstream {
     this.timeoutMs = settings.timeoutMs;
     this.overrideOrigin = settings.overrideOrigin.replace(/\/+$/, '');
     this.names = settings.dnsServer ? new NameResolver({ server: settings.dnsServer }) : SYSTEM_NAMES;
-    if (!settings.dispatcher && settings.dnsServer) this.ownAgent = outboundAgent(this.names);
-    this.dispatcher = settings.dispatcher ?? this.ownAgent ?? OUTBOUND;
+    this.ownResolver = !settings.dispatcher && Boolean(settings.dnsServer);
+    this.given = settings.dispatcher;
     this.resolvesNames = !settings.dispatcher;
     this.logger = settings.logger;
     this.observe = settings.observe;
@@ -232,7 +240,12 @@ export class Upstream {
 
   /** Ends the sockets of the pool this client opened for itself (none when it shares the process's). */
   async close(): Promise<void> {
-    await this.ownAgent?.destroy();
+    await (await this.ownAgent)?.destroy();
+  }
+
+  private dispatcher(): Promise<Dispatcher> {
+    if (this.given) return Promise.resolve(this.given);
+    return this.ownResolver ? (this.ownAgent ??= outboundAgent(this.names)) : sharedOutbound();
   }
 
   /**
@@ -254,12 +267,13 @@ export class Upstream {
       const target = this.target(url);
       const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
       await this.resolveWithin(target, signal);
+      const { request } = await loadUndici();
       const res = await request(target, {
         method,
         headers,
         body: options.body ?? null,
         signal,
-        dispatcher: this.dispatcher,
+        dispatcher: await this.dispatcher(),
       });
       const body = res.body as unknown as Readable;
       body.once('close', () => clearTimeout(timer));

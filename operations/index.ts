@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import health from './health.js';
-import { Metrics, type AppMetrics } from './metrics.js';
+import type { AppMetrics, Metrics } from './metrics.js';
+import { isCounting } from './no-metrics.js';
 import type { Listener, Readiness } from './readiness.js';
 
 export interface OperationsOptions {
@@ -21,8 +22,8 @@ export interface OperationsOptions {
 export default fp<OperationsOptions>(
   async (app, { listener, readiness, metrics }) => {
     await app.register(health, { listener, readiness });
-    if (metrics instanceof Metrics) countRequests(app, listener, metrics);
-    if (listener === 'api' && metrics instanceof Metrics) {
+    if (isCounting(metrics)) countRequests(app, listener, metrics);
+    if (listener === 'api' && isCounting(metrics)) {
       app.get(
         '/metrics',
         { schema: { summary: 'Prometheus metrics (METRICS=true)', produces: ['text/plain'] } },

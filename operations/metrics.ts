@@ -11,8 +11,6 @@ export interface AppMetrics {
   limiterEntries: { inc(labels: { limiter: LimiterName }): void };
 }
 
-export const NO_METRICS: AppMetrics = { limiterEntries: { inc: () => {} } };
-
 /** How an upstream call ended: the status class of its answer, or why there was none. */
 export type UpstreamOutcome = '1xx' | '2xx' | '3xx' | '4xx' | '5xx' | 'timeout' | 'error';
 

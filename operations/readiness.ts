@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from '../schemas/nullable.js';
 import { ageSeconds, DatasetState, LoadedDatabase, type DatasetStatus } from './dataset-status.js';
+import type { StepProgress } from '../lib/lifecycle.js';
 
 export type Listener = 'api' | 'front';
 
@@ -50,10 +51,18 @@ const RedisLinks = Type.Object({
 });
 export type RedisKeys = keyof Static<typeof RedisLinks>;
 
+/**
+ * The start-up steps not over yet, by name (`geo databases`, `asn-datasets`,
+ * …): the listeners open at once, and the process is ready only once this is
+ * gone. Absent when nothing is loading.
+ */
+const Loading = Type.Record(Type.String(), Type.Enum(['running', 'waiting']));
+
 /** The API listener's /readyz answer. */
 export const ReadinessReport = Type.Object({
   ready: Type.Boolean(),
   listeners: Type.Object({ api: Type.Boolean(), front: Type.Boolean() }),
+  loading: Type.Optional(Loading),
   datasets: Datasets,
   reportStore: Type.Optional(ReportStoreState),
   redis: Type.Optional(RedisLinks),
@@ -71,6 +80,12 @@ export class Readiness {
   private reportStore: (() => ReportStoreState) | undefined;
   private stopping = false;
   private readonly redisLinks = new Map<RedisKeys, () => RedisState>();
+  private startUp: () => ReadonlyMap<string, StepProgress> = () => new Map();
+
+  /** `loading` gives the start-up steps not over yet; while there is one, the process is not ready. */
+  addStartUp(loading: () => ReadonlyMap<string, StepProgress>): void {
+    this.startUp = loading;
+  }
 
   /** `status` is called on every /readyz and every scrape: it must be cheap and never throw. */
   addDataset(name: DatasetName, status: () => DatasetStatus): void {
@@ -97,7 +112,7 @@ export class Readiness {
   }
 
   get ready(): boolean {
-    return this.up.api && this.up.front && !this.stopping;
+    return this.up.api && this.up.front && !this.stopping && this.startUp().size === 0;
   }
 
   /** Ready, but a part runs degraded and says why: the report store, with a `problem`. */
@@ -131,6 +146,8 @@ export class Readiness {
       };
     }
     const report: ReadinessReport = { ready: this.ready, listeners: { ...this.up }, datasets };
+    const loading = this.startUp();
+    if (loading.size > 0) report.loading = Object.fromEntries(loading);
     if (this.reportStore) report.reportStore = this.reportStore();
     if (this.redisLinks.size > 0) {
       report.redis = {};

@@ -54,7 +54,7 @@ export async function buildWeb({ shared, frontendDir, api, memoryCaps }: WebOpti
   const { config, logger, readiness, geoDatabases, globalLimiter } = shared;
   const settings = siteSettings(config, readiness);
   const headers = securityHeaders(plainHttpOrigins(settings), scriptOrigins(settings));
-  const site = await LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps, headers });
+  const site = LiveSite.open(siteRoot(frontendDir), { logger, caps: memoryCaps, headers });
   const app = fastifyLoggingTo(logger, {
     serverFactory: (handler) =>
       createListenerServer(
@@ -117,7 +117,9 @@ export async function buildWeb({ shared, frontendDir, api, memoryCaps }: WebOpti
         .type('application/json; charset=utf-8')
         .send(siteSettings(config, readiness)),
   });
-  const answerSite = (request: FastifyRequest, reply: FastifyReply) => {
+  const answerSite = async (request: FastifyRequest, reply: FastifyReply) => {
+    // The listener opens while the site's files are read; a request for one waits for them.
+    if (!site.read) await site.loaded;
     const current = site.current;
     const found = lookup(current, request.url);
     if (!found && isNavigation(request.url) && answerNotServed(request, reply)) return;

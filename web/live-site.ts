@@ -32,6 +32,10 @@ interface Watch {
  */
 export class LiveSite {
   current: Site;
+  /** Settles when the first read of the folder is over, whatever it found; until then `current` is empty. */
+  readonly loaded: Promise<void>;
+  /** Whether `loaded` has settled, so a request need not wait on it. */
+  read = false;
   private watches = new Map<string, Watch>();
   private timer: NodeJS.Timeout | undefined;
   private reading = false;
@@ -45,23 +49,30 @@ export class LiveSite {
     private readonly headers: SecurityHeaders,
   ) {
     this.current = { files: new Map(), fallback: undefined, folders: [], memoryBytes: 0 };
+    this.loaded = this.firstRead();
   }
 
-  /** Reads `root` and starts watching it; a folder that cannot be read is served as not built. */
-  static async open(
-    root: string,
-    { logger, caps = DEFAULT_CAPS, headers = securityHeaders() }: LiveSiteOptions,
-  ): Promise<LiveSite> {
-    const live = new LiveSite(root, logger, caps, headers);
+  /**
+   * Starts reading `root`, then watching it; a folder that cannot be read is
+   * served as not built. Returns at once: the listener opens while the files
+   * are read, and a request that needs them waits for `loaded`.
+   */
+  static open(root: string, { logger, caps = DEFAULT_CAPS, headers = securityHeaders() }: LiveSiteOptions): LiveSite {
+    return new LiveSite(root, logger, caps, headers);
+  }
+
+  private async firstRead(): Promise<void> {
     try {
-      live.current = await loadSite(root, caps, headers);
+      this.current = await loadSite(this.root, this.caps, this.headers);
     } catch (err) {
-      logger.error({ err, root }, 'the site folder cannot be read');
+      this.log.error({ err, root: this.root }, 'the site folder cannot be read');
     }
-    if (live.current.fallback) live.logLoaded('site loaded');
-    else logger.warn({ root }, `the site is not built: ${root} has no index.html; run \`npm run build\``);
-    live.arm(live.current.folders);
-    return live;
+    this.read = true;
+    if (this.closed) return;
+    const notBuilt = `the site is not built: ${this.root} has no index.html; run \`npm run build\``;
+    if (this.current.fallback) this.logLoaded('site loaded');
+    else this.log.warn({ root: this.root }, notBuilt);
+    this.arm(this.current.folders);
   }
 
   close(): void {

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import bz2 from 'unbzip2-stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Upstream } from '../../lib/upstream.js';
 import { redactUrl } from '../../lib/logger.js';
@@ -32,7 +31,8 @@ interface KindSpec {
   listing: string;
   /** Matches a snapshot's file name in the listing page; group 1 is its date. */
   pattern: RegExp;
-  decompress: () => Transform | NodeJS.ReadWriteStream;
+  /** Imported on the first download: most starts download nothing. */
+  decompress: () => Promise<Transform | NodeJS.ReadWriteStream>;
   parse: (stream: Readable) => Promise<AsGraph | AsOrgs>;
   size: (data: AsGraph | AsOrgs) => number;
 }
@@ -44,7 +44,7 @@ const KINDS: Record<DatasetKind, KindSpec> = {
     file: 'as-rel2.txt',
     listing: `${CAIDA}/as-relationships/serial-2/`,
     pattern: /(\d{8})\.as-rel2\.txt\.bz2/g,
-    decompress: () => bz2(),
+    decompress: async () => (await import('unbzip2-stream')).default(),
     parse: parseAsRel,
     size: (d) => (d as AsGraph).linkCount,
   },
@@ -52,7 +52,7 @@ const KINDS: Record<DatasetKind, KindSpec> = {
     file: 'as-org2info.txt',
     listing: `${CAIDA}/as-organizations/`,
     pattern: /(\d{8})\.as-org2info\.txt\.gz/g,
-    decompress: () => createGunzip(),
+    decompress: async () => createGunzip(),
     parse: parseAsOrg,
     size: (d) => (d as AsOrgs).size,
   },
@@ -306,7 +306,7 @@ export class AsnDatasets extends EventEmitter {
         res.body,
         downloadProgress(this.logger, newest, announcedBytes(res.headers), this.progressEveryMs),
         byteCap(MAX_PACKED_BYTES, `${newest}`),
-        spec.decompress(),
+        await spec.decompress(),
         byteCap(MAX_UNPACKED_BYTES, `${newest} unpacked`),
         createWriteStream(tmp),
       );

@@ -3,7 +3,6 @@ import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import * as tar from 'tar';
 import { byteCap } from '../../lib/byte-cap.js';
 import type { UpstreamResponse } from '../../lib/upstream.js';
 import { MAX_DATABASE_BYTES, type Edition, type FetchedDatabase, type SourceContext } from './database-source.js';
@@ -83,6 +82,8 @@ export class MaxmindSource extends PublishedSource {
     if (actual !== expected) throw new Error(`${name}: checksum mismatch (expected ${expected}, got ${actual})`);
 
     let oversized = false;
+    // Imported here: most starts download nothing.
+    const tar = await import('tar');
     await tar.x({
       file: archive,
       cwd: work,

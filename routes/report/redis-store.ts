@@ -1,5 +1,6 @@
 import { UpstreamFailure } from '../../lib/upstream-failure.js';
-import { isOutOfMemory, type RedisLink } from '../../lib/redis-link.js';
+import type { RedisLink } from '../../lib/redis-link.js';
+import { isOutOfMemory } from '../../lib/redis-replies.js';
 import { isExpired, parseStored, StoreError, type ReportStore, type StoredReport } from './store.js';
 
 /** Where a report lives in Redis, beside the limiters' `netdiag:limit:…` keys when both share one. */

@@ -88,7 +88,8 @@ export async function spawnServer(env: Record<string, string>, options: StartOpt
 
 /**
  * spawnServer, ready once the front listener, which starts last, answers its
- * health route: whatever LOG_LEVEL and LOG_FORMAT leave in the log, and
+ * health route, and start-up's steps are over (the API's /readyz names none
+ * as loading): whatever LOG_LEVEL and LOG_FORMAT leave in the log, and
  * whether or not the site is built.
  */
 export async function startServer(env: Record<string, string>, options: StartOptions = {}): Promise<Running> {
@@ -99,10 +100,12 @@ export async function startServer(env: Record<string, string>, options: StartOpt
     if (exited) throw new Error(`server exited early: ${server.text.join('\n')}\n${server.stderr()}`);
     try {
       await (await request(`${server.frontUrl}/healthz`)).body.dump();
-      return server;
+      const readyz = await request(`${server.apiUrl}/readyz`);
+      if (!('loading' in ((await readyz.body.json()) as object))) return server;
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // not listening yet
     }
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -36,6 +36,8 @@ async function serve(dir: string) {
   webs.push(web);
   await web.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(web.server.address() as AddressInfo).port}`;
+  // The listener opens while the folder is read; a request for a file waits for that read, after which it is watched.
+  await rawRequest(origin, '/robots.txt');
   return {
     logs,
     get: (target: string, headers: Record<string, string> = {}) => rawRequest(origin, target, { headers }),

@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import SpeedTest from '@cloudflare/speedtest';
 import { checkReport } from '../../contract/report.js';
-import { mbps, speedSection, NO_FIGURES, type Figures, type Scores } from '../../web/site/src/features/speed/figures.js';
+import {
+  mbps,
+  speedSection,
+  NO_FIGURES,
+  type Figures,
+  type Scores,
+} from '../../web/site/src/features/speed/figures.js';
 import { startRun } from '../../web/site/src/features/speed/run.js';
 
 // The real engine (@cloudflare/speedtest) driven through our run, with the

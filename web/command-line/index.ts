@@ -5,13 +5,14 @@ import { callerAddress, clientIp } from '../../lib/client-ip.js';
 import type { GeoDatabases } from '../../datasets/geo/databases.js';
 import type { GlobalLimiter } from '../../lib/global-limiter.js';
 import clientIpSlots from '../../plugins/client-ip.js';
-import { globalLimitCheck, limiterLibrary, TooManyRequests, type LimitCheck } from '../../plugins/rate-limit.js';
+import { globalLimitCheck, limiterLibrary, type LimitCheck } from '../../plugins/rate-limit.js';
 import { answerFor, internalFailure, ipParameter, notServed, tooManyRequests, type Answer } from './answer.js';
 import { commandLineFormat } from './client.js';
 import { FACE_PATHS, type FaceRequest } from './paths.js';
 import { AddressQuery, jsonAnswers, lineAnswers, rootAnswers } from './schemas.js';
 import { sendAnswer } from './send-answer.js';
 import watchFace from './watch.js';
+import { underLimit } from './under-limit.js';
 import type { Watches } from '../../routes/watch/watches.js';
 
 export { faceRequest } from './paths.js';
@@ -113,20 +114,8 @@ const commandLine: FastifyPluginAsync<CommandLineOptions> = async (
       handler: async (request, reply) => {
         const format = commandLineFormat(request.headers);
         if (!format) return site(request, reply);
-        try {
-          await globalLimit?.(request, reply);
-        } catch (err) {
-          reply.hijack();
-          if (!(err instanceof TooManyRequests)) {
-            request.log.error({ err, url: request.url }, 'request failed');
-            return sendAnswer(reply.raw, internalFailure(path, format));
-          }
-          // The limiter's Retry-After, set on the reply, goes out with the raw answer.
-          const retryAfter = reply.getHeader('retry-after');
-          if (retryAfter !== undefined) reply.raw.setHeader('retry-after', retryAfter);
-          return sendAnswer(reply.raw, tooManyRequests(path, format));
-        }
-        reply.hijack();
+        const refusals = { tooMany: () => tooManyRequests(path, format), failed: () => internalFailure(path, format) };
+        if (!(await underLimit(globalLimit, request, reply, refusals))) return;
         sendAnswer(
           reply.raw,
           answerOrFailure({ path, format }, request.raw, () => clientIp(request), databases, request.log),

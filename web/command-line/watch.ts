@@ -4,7 +4,7 @@ import { clientIp } from '../../lib/client-ip.js';
 import { HttpError, INTERNAL_ERROR } from '../../lib/http-error.js';
 import type { GeoDatabases } from '../../datasets/geo/databases.js';
 import { redactUrl } from '../../lib/logger.js';
-import { TooManyRequests, type LimitCheck } from '../../plugins/rate-limit.js';
+import type { LimitCheck } from '../../plugins/rate-limit.js';
 import type { Placed, Seen } from '../../routes/watch/record.js';
 import { isWatchToken, INVALID_WATCH_TOKEN } from '../../routes/watch/token.js';
 import { WATCH_NOT_CONFIGURED, type Watches } from '../../routes/watch/watches.js';
@@ -12,6 +12,7 @@ import type { Answer } from './answer.js';
 import { commandLineFormat, type Format } from './client.js';
 import { networkFor, placeFor } from './local-record.js';
 import { sendAnswer } from './send-answer.js';
+import { underLimit } from './under-limit.js';
 
 export interface WatchFaceOptions {
   watches: Watches;
@@ -86,16 +87,11 @@ const watchFace: FastifyPluginAsync<WatchFaceOptions> = async (app, { watches, d
     handler: async (request, reply) => {
       const format = commandLineFormat(request.headers);
       if (!format) return site(request, reply);
-      try {
-        await globalLimit?.(request, reply);
-      } catch (err) {
-        if (!(err instanceof TooManyRequests)) throw err;
-        reply.hijack();
-        const retryAfter = reply.getHeader('retry-after');
-        if (retryAfter !== undefined) reply.raw.setHeader('retry-after', retryAfter);
-        return sendAnswer(reply.raw, answer(format, 429, TOO_MANY, { message: TOO_MANY }));
-      }
-      reply.hijack();
+      const refusals = {
+        tooMany: () => answer(format, 429, TOO_MANY, { message: TOO_MANY }),
+        failed: () => failure(format, 500, INTERNAL_ERROR),
+      };
+      if (!(await underLimit(globalLimit, request, reply, refusals))) return;
       sendAnswer(reply.raw, await recorded(request, format, watches, databases));
     },
   });

@@ -1,4 +1,4 @@
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, lstat, rm } from 'node:fs/promises';
@@ -12,11 +12,11 @@ import { freePorts } from '../test/support/free-ports.js';
 import { closedUpstreams } from '../test/support/real-server.js';
 import { BENCH_IP, writeBenchDatabases } from './scenarios/geo.js';
 import { writeSiteFixture } from './site-fixture.js';
-import { GLIBC_TUNABLES, REFERER, waitFor } from './processes.js';
+import { buildServer, GLIBC_TUNABLES, REFERER, waitFor } from './processes.js';
 
 /**
  * Resident memory of the server as `npm start` runs it (node dist/server.js,
- * compiled here first, with npm start's GLIBC_TUNABLES), offline, with the
+ * built here first, with npm start's GLIBC_TUNABLES), offline, with the
  * generated 500,000-network city and ASN databases loaded: once idle after
  * start, then after each round of a loopback soak (geo-local, /api/configs and
  * the site's index, in turn) and idle again after it. Then the size on disk of
@@ -86,12 +86,7 @@ async function soakRound(urls: string[]): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const build = spawnSync(
-    process.execPath,
-    [join(APP_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    { cwd: APP_ROOT, stdio: 'inherit' },
-  );
-  if (build.status !== 0) throw new Error('tsc -p tsconfig.build.json failed');
+  buildServer();
 
   const root = await mkdtemp(join(tmpdir(), 'netdiag-memory-'));
   let child: ChildProcess | undefined;

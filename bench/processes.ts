@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { request } from 'undici';
@@ -8,6 +8,12 @@ import { serverCommand } from './cores.js';
 import { setTimeout as delay } from 'node:timers/promises';
 
 export const REFERER = 'http://localhost/';
+
+/** Builds dist/server.js as `npm run build` does (compiled, then bundled): what `npm start` runs. */
+export function buildServer(): void {
+  const build = spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: APP_ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build:server failed');
+}
 
 /**
  * The service runs as deployed: `npm start` and the systemd units set this

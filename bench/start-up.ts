@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { freePorts } from '../test/support/free-ports.js';
 import { closedUpstreams } from '../test/support/real-server.js';
 import { asnDatabase, cityDatabase } from '../test/support/sample-geo-databases.js';
 import { writeBareApp, type BareApp, type OpenApiDocument } from './bare-fastify.js';
-import { REFERER, cpuSeconds } from './processes.js';
+import { buildServer, REFERER, cpuSeconds } from './processes.js';
 import { writeSiteFixture } from './site-fixture.js';
 
 /**
@@ -127,8 +127,7 @@ async function documents(origins: { api: string; front: string }): Promise<[Open
 }
 
 async function main(): Promise<void> {
-  const build = spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: APP_ROOT, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('npm run build:server failed');
+  buildServer();
   const server = join(APP_ROOT, 'dist', 'server.js');
 
   const root = await mkdtemp(join(tmpdir(), 'netdiag-start-'));

@@ -103,13 +103,15 @@ createInterface({ input: child.stdout! }).on('line', (line) => {
   if (!FRONT_LISTENING.test(line)) process.stdout.write(`${line}\n`);
 });
 
-// The banner comes last, once the front listener (the last to start) answers
-// through the visitor's proxy, which says 502 until then.
+// The banner comes last, once the service is ready through the visitor's
+// proxy (which says 502 until the front listener answers): the listeners open
+// before the start-up steps load the datasets, and a page opened from the
+// banner should find them loaded.
 void (async () => {
   const direct = `http://127.0.0.1:${proxy.port}`;
   while (child.exitCode === null) {
     try {
-      const health = await request(`${direct}/healthz`);
+      const health = await request(`${direct}/readyz`);
       await health.body.dump();
       if (health.statusCode === 200) {
         const page = await request(`${direct}/`);

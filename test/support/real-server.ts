@@ -48,22 +48,19 @@ export async function spawnServer(env: Record<string, string>, options: StartOpt
   const [command, ...args] = options.nofile
     ? ['prlimit', `--nofile=${options.nofile}:${options.nofile}`, ...node]
     : node;
-  const child = spawn(command!, args, {
-    cwd,
-    env: {
-      PATH: process.env.PATH ?? '',
-      BACKEND_PORT: String(apiPort),
-      FRONTEND_PORT: String(frontPort),
-      LOG_FORMAT: 'json',
-      DATA_DIR: '/nonexistent-test-data',
-      // A busy test machine lags the event loop by itself; see test/support/app.ts.
-      LOAD_SHEDDING: 'false',
-      // Stopped by the tests, not by a load balancer: no drain unless a test asks for one.
-      SHUTDOWN_DRAIN_MS: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const settings: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    BACKEND_PORT: String(apiPort),
+    FRONTEND_PORT: String(frontPort),
+    LOG_FORMAT: 'json',
+    DATA_DIR: '/nonexistent-test-data',
+    // A busy test machine lags the event loop by itself; see test/support/app.ts.
+    LOAD_SHEDDING: 'false',
+    // Stopped by the tests, not by a load balancer: no drain unless a test asks for one.
+    SHUTDOWN_DRAIN_MS: '0',
+    ...env,
+  };
+  const child = spawn(command!, args, { cwd, env: settings, stdio: ['ignore', 'pipe', 'pipe'] });
   const exit = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   if (!options.cwd) void exit.then(() => rm(cwd, { recursive: true, force: true }));
   let stderr = '';
@@ -79,8 +76,9 @@ export async function spawnServer(env: Record<string, string>, options: StartOpt
     text,
     lines,
     stderr: () => stderr,
-    apiUrl: `http://127.0.0.1:${apiPort}`,
-    frontUrl: `http://127.0.0.1:${frontPort}`,
+    // A test may choose the ports itself.
+    apiUrl: `http://127.0.0.1:${settings.BACKEND_PORT}`,
+    frontUrl: `http://127.0.0.1:${settings.FRONTEND_PORT}`,
     cwd,
     exit,
   };

@@ -38,7 +38,8 @@ const declaration = (folder: string): string | null => {
   return readdirSync(join(FEATURES, folder)).includes('feature.ts') ? readFileSync(file, 'utf8') : null;
 };
 const namespaceOf = (folder: string): string => /name: '([^']+)'/.exec(declaration(folder) ?? '')?.[1] ?? folder;
-const LANGUAGES = readdirSync(join(SRC, 'locales')).map((file) => file.replace(/\.json$/, ''));
+// The locale folder also holds its README (the translators' guide).
+const LANGUAGES = readdirSync(join(SRC, 'locales')).flatMap((file) => /^(.+)\.json$/.exec(file)?.[1] ?? []);
 const textsIn = (language: string): Map<string, string> => {
   const texts = flatten(read(`${language}.json`));
   for (const folder of folders) {

@@ -37,9 +37,11 @@ test('a geolocation download that never answers holds back neither listener: /re
 
   // Generous: a busy machine is slow to load modules; the download is held for its whole 5-minute cap.
   await until(async () => (await get(`${server.frontUrl}/healthz`)).status === 200, 60_000, 'the front listener');
-  assert.ok(
-    fake.requests.some((r) => r.host === 'download.maxmind.com'),
-    'the download was asked for and is held',
+  // The listeners open before the start-up steps run: the download is asked a moment later, and then held.
+  await until(
+    async () => fake.requests.some((r) => r.host === 'download.maxmind.com'),
+    60_000,
+    'the download to be asked for and held',
   );
 
   const readyz = await get(`${server.apiUrl}/readyz`);

@@ -10,6 +10,7 @@ import { PROVIDERS, providerIdGuard, type Provider } from '../../routes/service-
 import { POLL_INTERVAL_MS, StatusPoller } from '../../routes/service-status/poller.js';
 import { Detail, Overview } from '../../contract/service-status.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
+import { serviceStatusPrimed } from '../support/fakes.js';
 
 const fake = fakeUpstreamPerFile();
 
@@ -54,12 +55,13 @@ function poller(options: { now?: () => number; timeoutMs?: number; logs?: LogCap
   return new StatusPoller({ upstream, providers: options.providers ?? TEST_PROVIDERS, logger, now: options.now });
 }
 
-/** The API with the demo's status pages, started up (one refresh); closed after the test, whatever its outcome. */
+/** The API with the demo's status pages, started up and its first refresh ended; closed after the test, whatever its outcome. */
 async function bootedApi(t: TestContext) {
   registerStatusPages(fake);
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin });
   t.after(() => app.close());
   await app.lifecycle.boot();
+  await serviceStatusPrimed(app);
   return app;
 }
 

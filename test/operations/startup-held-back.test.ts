@@ -37,9 +37,11 @@ test('a geolocation download that never answers holds back neither listener: /re
 
   // Generous: a busy machine is slow to load modules; the download is held for its whole 5-minute cap.
   await until(async () => (await get(`${server.frontUrl}/healthz`)).status === 200, 60_000, 'the front listener');
-  assert.ok(
-    fake.requests.some((r) => r.host === 'download.maxmind.com'),
-    'the download was asked for and is held',
+  // The steps run once the listeners are open, and undici loads with the first upstream call: the download is asked a moment later.
+  await until(
+    async () => fake.requests.some((r) => r.host === 'download.maxmind.com'),
+    60_000,
+    'the download to be asked for',
   );
 
   const readyz = await get(`${server.apiUrl}/readyz`);

@@ -10,6 +10,7 @@ import { PROVIDERS, providerIdGuard, type Provider } from '../../routes/service-
 import { POLL_INTERVAL_MS, StatusPoller } from '../../routes/service-status/poller.js';
 import { Detail, Overview } from '../../contract/service-status.js';
 import { fakeUpstreamPerFile } from '../support/fake-upstream-per-file.js';
+import { until } from '../support/until.js';
 
 const fake = fakeUpstreamPerFile();
 
@@ -60,6 +61,13 @@ async function bootedApi(t: TestContext) {
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin });
   t.after(() => app.close());
   await app.lifecycle.boot();
+  // Start-up waits for the first round only a moment (PRIME_WAIT_MS), and undici loads with its first call: on a
+  // busy machine the round ends after boot() does.
+  await until(
+    async () => (await call(app, '/api/service-status')).json<{ updatedAt: unknown }>().updatedAt !== null,
+    60_000,
+    'the first status round',
+  );
   return app;
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import './lib/fastify-types.js';
 import { fastifyLoggingTo } from './lib/logger.js';
 import { foldingSerializerFactory } from './lib/response-serializer.js';
+import { validatorsOnUse } from './lib/validator-on-use.js';
 import { createListenerServer } from './lib/http-server.js';
 import { GUARD_KEYWORD } from './schemas/guarded.js';
 import globalPlugins from './plugins/index.js';
@@ -32,7 +33,9 @@ export async function buildApi({ shared, routes = capabilities }: ApiOptions): P
     bodyLimit: JSON_BODY_LIMIT,
     serverFactory: (handler) => createListenerServer(handler, { listener: 'api', logger }),
     ajv: { customOptions: { keywords: [GUARD_KEYWORD] } },
-    schemaController: { compilersFactory: { buildSerializer: foldingSerializerFactory } },
+    schemaController: {
+      compilersFactory: { buildValidator: validatorsOnUse(), buildSerializer: foldingSerializerFactory },
+    },
   });
   app.decorate('config', shared.config);
   app.decorate('readiness', shared.readiness);

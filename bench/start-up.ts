@@ -21,16 +21,18 @@ import { writeSiteFixture } from './site-fixture.js';
  * Fastify application with the same routes and schemas (bare-fastify.ts)
  * spawned the same way, round by round in the same run: the issue's bound is
  * 3 times the bare application, on the median of ROUNDS. Then the same start
- * with status pages that accept and never answer, bound 1 s. Each start also
- * gives the CPU time the process had used by its first answers, which a busy
- * machine barely moves while it stretches the wall clock.
+ * with status pages that accept and never answer, held to the same bound
+ * against the same bare starts: it was 1 s of wall clock, which on a busy
+ * machine the bare application alone misses several times over, while the
+ * hanging pages hold nothing back (its CPU is the offline start's). Each start
+ * also gives the CPU time the process had used by its first answers, which a
+ * busy machine barely moves while it stretches the wall clock.
  *
  *   node --import tsx bench/start-up.ts    (or BENCH_FILTER=start-up npm run bench)
  */
 
 const ROUNDS = 5;
 const MAX_RATIO = 3;
-const HANGING_BOUND_MS = 1000;
 // A start that takes this long has failed every bound many times over; the round stops there.
 const GIVE_UP_MS = 60_000;
 const POLL_MS = 5;
@@ -169,10 +171,14 @@ async function main(): Promise<void> {
         await startOnce(server, { ...(await env(`hanging-${round}`)), UPSTREAM_OVERRIDE_ORIGIN: hanging.origin }),
       );
     }
-    const hungOk = median(hung.map(slower)) <= HANGING_BOUND_MS;
+    const hungRatio = median(hung.map(slower)) / median(baseline.map(slower));
+    const hungCpu = median(hung.map((s) => s.cpu)) / median(service.map((s) => s.cpu));
+    const hungOk = hungRatio <= MAX_RATIO;
     met &&= hungOk;
     process.stdout.write(
-      `${describe('status pages hang (the rest answer 404)', hung)} ${hungOk ? 'ok' : 'MISSED'} (<= ${HANGING_BOUND_MS} ms)\n`,
+      `${describe('status pages hang (the rest answer 404)', hung)}\n` +
+        `start-up with status pages hanging, to bare Fastify: ${hungRatio.toFixed(2)} ${hungOk ? 'ok' : 'MISSED'} ` +
+        `(<= ${MAX_RATIO}); its CPU to the offline start's: ${hungCpu.toFixed(2)}\n`,
     );
   } finally {
     await hanging.close();

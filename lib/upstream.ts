@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import type { Agent, Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import { PRODUCT_NAME, PRODUCT_VERSION } from './app-root.js';
@@ -19,6 +20,10 @@ export interface UpstreamSettings {
   dispatcher?: Dispatcher;
   /** `host:port` of the DNS server that resolves upstream names (DNS_OVERRIDE_SERVER); the system's when empty. */
   dnsServer?: string;
+  /** Resolves this client's names in place of one made for `dnsServer`: another client's, shared. */
+  names?: NameResolver;
+  /** How this client's own pool resolves a name when it connects (`names.lookup` unless given): a check made there holds for every connection. */
+  connectLookup?: LookupFunction;
   logger?: Logger;
   /** Told of every call's end: its provider (CallOptions), how it ended, seconds to the answer headers (the metrics). */
   observe?: (provider: string, outcome: UpstreamOutcome, seconds: number) => void;
@@ -116,9 +121,9 @@ export interface UpstreamBytes {
 // resolver, say) would take a socket per request until the table is full.
 // A request past the cap waits for a socket, within its own timeout. Names
 // resolve through the resolver's cache, never the system's getaddrinfo.
-async function outboundAgent(names: NameResolver): Promise<Agent> {
+async function outboundAgent(lookup: LookupFunction): Promise<Agent> {
   const { Agent } = await loadUndici();
-  return new Agent({ connections: DESCRIPTORS.connectionsPerOrigin, connect: { lookup: names.lookup } });
+  return new Agent({ connections: DESCRIPTORS.connectionsPerOrigin, connect: { lookup } });
 }
 
 // undici is the heaviest module the service loads, a tenth of start-up's
@@ -128,7 +133,7 @@ const loadUndici = () => (undici ??= import('undici'));
 
 // The process's pool, shared by every Upstream that names no DNS server of its own.
 let outbound: Promise<Agent> | undefined;
-const sharedOutbound = () => (outbound ??= outboundAgent(SYSTEM_NAMES));
+const sharedOutbound = () => (outbound ??= outboundAgent(SYSTEM_NAMES.lookup));
 
 /** The host a call is meant for (not the override origin's); a URL that does not parse has none. */
 function hostOf(url: string): string {
@@ -183,7 +188,8 @@ export class Upstream {
   private readonly given?: Dispatcher;
   /** The pool this client opens for its own resolver on its first call, closed with it; undefined when it uses a shared or given one. */
   private ownAgent?: Promise<Agent>;
-  private readonly ownResolver: boolean;
+  /** The lookup of the pool this client opens for itself; undefined when it uses a shared or given one. */
+  private readonly ownLookup?: LookupFunction;
   /** False when a dispatcher was given: it connects (or answers) its own way. */
   private readonly resolvesNames: boolean;
   private readonly logger?: Logger;
@@ -196,8 +202,10 @@ export class Upstream {
     this.userAgent = `${PRODUCT_NAME}/v${PRODUCT_VERSION}/${settings.siteUrl.replace(/\/+$/, '')}`;
     this.timeoutMs = settings.timeoutMs;
     this.overrideOrigin = settings.overrideOrigin.replace(/\/+$/, '');
-    this.names = settings.dnsServer ? new NameResolver({ server: settings.dnsServer }) : SYSTEM_NAMES;
-    this.ownResolver = !settings.dispatcher && Boolean(settings.dnsServer);
+    this.names =
+      settings.names ?? (settings.dnsServer ? new NameResolver({ server: settings.dnsServer }) : SYSTEM_NAMES);
+    const lookup = settings.connectLookup ?? (this.names === SYSTEM_NAMES ? undefined : this.names.lookup);
+    this.ownLookup = settings.dispatcher ? undefined : lookup;
     this.given = settings.dispatcher;
     this.resolvesNames = !settings.dispatcher;
     this.logger = settings.logger;
@@ -245,7 +253,7 @@ export class Upstream {
 
   private dispatcher(): Promise<Dispatcher> {
     if (this.given) return Promise.resolve(this.given);
-    return this.ownResolver ? (this.ownAgent ??= outboundAgent(this.names)) : sharedOutbound();
+    return this.ownLookup ? (this.ownAgent ??= outboundAgent(this.ownLookup)) : sharedOutbound();
   }
 
   /**

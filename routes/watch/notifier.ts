@@ -1,7 +1,4 @@
-import { Agent } from 'undici';
-import webPush from 'web-push';
 import type { Config } from '../../fastify.config.js';
-import { DESCRIPTORS } from '../../lib/descriptor-budget.js';
 import type { NameResolver } from '../../lib/network/name-resolver.js';
 import { Upstream } from '../../lib/upstream.js';
 import type { PushSubscription, WatchEntry } from './record.js';
@@ -32,6 +29,12 @@ const PUSH_TTL_S = 24 * 60 * 60;
 // A receiver's answer is not read: a few KB is plenty to end the exchange.
 const ANSWER_BYTES = 4096;
 
+// web-push is loaded with the first notice sent by web push, as undici is with the
+// first upstream call (lib/upstream.ts): most servers never send one, and every start
+// paid for its module graph.
+let pushRequests: Promise<typeof import('./push-request.js')> | undefined;
+const loadPushRequests = () => (pushRequests ??= import('./push-request.js'));
+
 type NotifierConfig = Pick<
   Config,
   | 'SITE_URL'
@@ -56,22 +59,19 @@ export const webPushConfigured = (config: NotifierConfig): boolean =>
 export class Notifier {
   readonly rules: TargetRules;
   private readonly upstream: Upstream;
-  private readonly agent: Agent;
 
   constructor(
     private readonly config: NotifierConfig,
     names: NameResolver,
   ) {
     this.rules = { allowPrivate: config.WATCH_WEBHOOK_ALLOW_PRIVATE, names };
-    this.agent = new Agent({
-      connections: DESCRIPTORS.connectionsPerOrigin,
-      connect: { lookup: config.WATCH_WEBHOOK_ALLOW_PRIVATE ? names.lookup : publicOnlyLookup(names) },
-    });
+    // The client's own pool, opened with the first notice, checks each connection's address.
     this.upstream = new Upstream({
       timeoutMs: config.WATCH_WEBHOOK_TIMEOUT_MS,
       siteUrl: config.SITE_URL,
       overrideOrigin: '',
-      dispatcher: this.agent,
+      names,
+      connectLookup: config.WATCH_WEBHOOK_ALLOW_PRIVATE ? names.lookup : publicOnlyLookup(names),
       // No logger: a webhook's path often is its secret (a chat service's), and the client logs URLs at debug.
     });
   }
@@ -81,7 +81,7 @@ export class Notifier {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.upstream.close();
   }
 
   /** POSTs the notice as JSON to the webhook, checked again first: its name may resolve elsewhere by now. */
@@ -103,18 +103,17 @@ export class Notifier {
     if (!this.webPush) return { delivered: false, status: null, reason: 'web push is off on this server' };
     return this.deliver(async () => {
       const endpoint = await checkPushEndpoint(subscription.endpoint, this.rules);
-      const details = webPush.generateRequestDetails(subscription, JSON.stringify(notice), {
-        TTL: PUSH_TTL_S,
-        vapidDetails: {
-          subject: this.config.WEB_PUSH_SUBJECT,
-          publicKey: this.config.WEB_PUSH_VAPID_PUBLIC_KEY,
-          privateKey: this.config.WEB_PUSH_VAPID_PRIVATE_KEY,
-        },
-      });
+      const { pushRequest } = await loadPushRequests();
+      const vapid = {
+        subject: this.config.WEB_PUSH_SUBJECT,
+        publicKey: this.config.WEB_PUSH_VAPID_PUBLIC_KEY,
+        privateKey: this.config.WEB_PUSH_VAPID_PRIVATE_KEY,
+      };
+      const { headers, body } = pushRequest(subscription, JSON.stringify(notice), vapid, PUSH_TTL_S);
       return this.upstream.bytes(endpoint, {
         method: 'POST',
-        headers: details.headers as Record<string, string>,
-        body: details.body,
+        headers,
+        body,
         maxBytes: ANSWER_BYTES,
         provider: 'watch-push',
       });

@@ -1,7 +1,7 @@
 import { freePorts } from '../test/support/free-ports.js';
 import { DEMO_OIDC_CLIENT, startOidcProvider } from '../demo/oidc-provider.js';
 import { startSite } from './site-server.js';
-import { createStunNetwork, shareStunNetwork } from './stun-network.js';
+import { createStunNetwork, shareStunNetwork } from '../demo/stun-network.js';
 
 /**
  * One running demo for the whole browser run, its address reaching the tests

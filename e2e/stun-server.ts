@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { sharedStunNetwork } from './stun-network.js';
+import { sharedStunNetwork } from '../demo/stun-network.js';
 
 const run = promisify(execFile);
 const START_LIMIT_MS = 15_000;

@@ -17,6 +17,11 @@ const StunServers = Type.String({
   pattern: `^\\s*${STUN_URL}(\\s*,\\s*${STUN_URL}){0,7}\\s*$`,
 });
 
+// The connectivity test's first list: `name=url` pairs, at most the 60 a list holds; a name is at most 32 characters.
+const CONNECTIVITY_TARGET = '[^=,\\s][^=,]{0,31}=https?://[^/,\\s]+(/[^,\\s]*)?';
+// The DNS leak test's providers by name, each optionally placed elsewhere: its URL with `*` as the fresh name's label.
+const DNS_LEAK_PROVIDER = '(ipapi|surfshark|ipleak|fastly)(=https?://\\*\\.[^/,\\s*]+(/[^,\\s*]*)?)?';
+
 export const ConfigSchema = Type.Object({
   BACKEND_PORT: Port(11966),
   FRONTEND_PORT: Port(18966),
@@ -81,6 +86,14 @@ export const ConfigSchema = Type.Object({
     (v) => v.replace(/\/+$/, ''),
   ),
   WEBRTC_STUN_SERVERS: StunServers,
+  CONNECTIVITY_TARGETS: Type.String({
+    default: '',
+    pattern: `^$|^${CONNECTIVITY_TARGET}(,${CONNECTIVITY_TARGET}){0,59}$`,
+  }),
+  DNS_LEAK_PROVIDERS: Type.String({
+    default: 'ipapi,surfshark,ipleak,fastly',
+    pattern: `^${DNS_LEAK_PROVIDER}(,${DNS_LEAK_PROVIDER}){0,3}$`,
+  }),
   SPEEDTEST_DOWNLOAD_MAX_BYTES: Type.Integer({ minimum: 1, default: 100_000_000 }),
   SPEEDTEST_UPLOAD_MAX_BYTES: Type.Integer({ minimum: 1, default: 50_000_000 }),
   SPEEDTEST_CLIENT_BYTES: Type.Integer({ minimum: 1, default: 2_000_000_000 }),

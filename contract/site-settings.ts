@@ -43,6 +43,20 @@ export const SiteSettings = Type.Object({
     /** The STUN servers the WebRTC leak test asks, `stun:host[:port]` each (WEBRTC_STUN_SERVERS). */
     stunServers: Type.Array(Type.String(), { minItems: 1, maxItems: 8 }),
   }),
+  connectivity: Type.Object({
+    /** The connectivity test's first list and its "defaults" group (CONNECTIVITY_TARGETS); empty: the built-in sites. */
+    targets: Type.Array(Type.Object({ name: Type.String(), url: Type.String() }), { maxItems: 60 }),
+  }),
+  dnsLeak: Type.Object({
+    /**
+     * The DNS leak test's providers, in the order asked (DNS_LEAK_PROVIDERS): each by its id, with the URL
+     * it is asked at (`*` where the fresh name's label goes), or null for the provider's own.
+     */
+    providers: Type.Array(Type.Object({ id: Type.String(), url: Type.Union([Type.String(), Type.Null()]) }), {
+      minItems: 1,
+      maxItems: 4,
+    }),
+  }),
   /** The project's code repository on GitHub, `owner/name` (REPO_STARS_REPOSITORY): the footer's star count links to it. */
   repository: Type.String(),
   privateTools: Type.Object({

@@ -20,14 +20,19 @@ export interface DemoFakes {
   leakZone?: string;
   /** The OpenID provider (OIDC_ISSUER) and the demo account's login. */
   signIn?: { issuer: string; login: string };
+  /** The connectivity test's sites (CONNECTIVITY_TARGETS): where they answer, and what they stand for. */
+  sites?: { origin: string; names: string[] };
+  /** The DNS leak test's providers (DNS_LEAK_PROVIDERS) and the resolver they name. */
+  leakProviders?: { origins: string[]; resolver: string };
+  /** The STUN server (WEBRTC_STUN_SERVERS) and whom it presents the visitor as, or why the demo has none. */
+  stun?: { url: string; presents: string } | { missing: string };
 }
 
 /** The banner's line before the browser's fakes. */
 export const BROWSER_FAKES_LINE = 'Stand-ins for what the pages call from your browser:';
 
-/** What the pages still call on the internet: no setting points the site elsewhere for them. */
-export const NOT_FAKED_LINE =
-  '  not faked (they need the internet): the connectivity targets, the DNS-leak providers, the STUN servers';
+/** The banner's line when the demo could not run its STUN server, before the reason. */
+export const NO_STUN_LINE = '  · no STUN server: the WebRTC page asks the public ones, since ';
 
 function browserFakes(fakes: DemoFakes): string[] {
   return [
@@ -41,8 +46,22 @@ function browserFakes(fakes: DemoFakes): string[] {
       : []),
     ...(fakes.detectionScript ? [`  · the proxy-detection script: ${fakes.detectionScript}`] : []),
     ...(fakes.leakZone ? [`  · the in-depth DNS leak test's zone: ${fakes.leakZone}`] : []),
-    NOT_FAKED_LINE,
+    ...(fakes.sites
+      ? [`  · the connectivity test's sites (${fakes.sites.names.join(', ')}): ${fakes.sites.origin}`]
+      : []),
+    ...(fakes.leakProviders
+      ? [
+          `  · the DNS leak test's providers (ip-api.com, Surfshark, IPLeak.net, Fastly), naming ${fakes.leakProviders.resolver} as your resolver: ${fakes.leakProviders.origins.join(', ')}`,
+        ]
+      : []),
+    ...stunLine(fakes.stun),
   ];
+}
+
+function stunLine(stun: DemoFakes['stun']): string[] {
+  if (!stun) return [];
+  if ('missing' in stun) return [`${NO_STUN_LINE}${stun.missing}`];
+  return [`  · the WebRTC test's STUN server (coturn, behind a NAT showing you as ${stun.presents}): ${stun.url}`];
 }
 
 /** `siteBuilt`: whether the front listener has a built site to serve (else it answers a 503 page that says so). */

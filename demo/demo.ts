@@ -13,6 +13,9 @@ import { demoPorts } from './ports.js';
 import { startDetectionScript } from './detection-script.js';
 import { startProbeNetwork } from './probe-network.js';
 import { startVisitorProxy } from './visitor-proxy.js';
+import { startConnectivitySites, STOOD_FOR } from './connectivity-sites.js';
+import { startLeakProviders } from './dns-leak-providers.js';
+import { startDemoStun } from './stun.js';
 
 // npm run demo: the real server.ts, every upstream answered by loopback fakes,
 // so a newcomer without keys or internet sees every route answer. The browser
@@ -36,6 +39,8 @@ const VISITOR_IPV6 = process.env.DEMO_VISITOR_IPV6 ?? '2001:4860:4860::8888';
 const FRONT_LISTENING = /\bfront listener at /;
 // Browsers resolve every *.localhost name to loopback, without asking a resolver.
 const DEMO_LEAK_ZONE = 'leak.localhost';
+// The resolver the DNS leak test's stand-ins name: Google Public DNS, in the visitor's country.
+const DEMO_RESOLVER = '8.8.8.53';
 
 const fakes = await startAllFakes({
   http: PORTS.DEMO_UPSTREAM_PORT,
@@ -67,12 +72,28 @@ const oidc: RunningProvider | undefined =
 const script =
   process.env.INVISIBILITY_SCRIPT_ORIGIN === undefined ? await startDetectionScript(PORTS.DEMO_SCRIPT_PORT) : undefined;
 const leakZone = process.env.DNS_LEAK_ZONE === undefined ? DEMO_LEAK_ZONE : undefined;
+// The connectivity test's sites, the DNS leak test's providers and the WebRTC test's STUN server.
+const sites =
+  process.env.CONNECTIVITY_TARGETS === undefined ? await startConnectivitySites(PORTS.DEMO_SITES_PORT) : undefined;
+const leakProviders =
+  process.env.DNS_LEAK_PROVIDERS === undefined
+    ? await startLeakProviders(PORTS.DEMO_LEAK_PROVIDERS_PORT, DEMO_RESOLVER)
+    : undefined;
+const stun =
+  process.env.WEBRTC_STUN_SERVERS === undefined ? await startDemoStun(PORTS.DEMO_STUN_PORT, VISITOR_IP) : undefined;
+const stunServer = stun && 'url' in stun ? stun : undefined;
 const demoFakes: DemoFakes = {
   probeNetwork: probes?.apiBase,
   detectionScript: script?.origin,
   leakZone,
   ruleTestOrigins: process.env.RULE_TEST_ORIGINS === undefined ? [v4Origin, v6Origin] : [],
   signIn: oidc && { issuer: oidc.issuer, login: DEMO_USER.sub },
+  sites: sites && { origin: sites.origin, names: STOOD_FOR.map((site) => site.name) },
+  leakProviders: leakProviders && {
+    origins: leakProviders.setting.split(',').map((entry) => new URL(entry.slice(entry.indexOf('=') + 1)).origin),
+    resolver: leakProviders.resolver,
+  },
+  stun: stun && ('url' in stun ? { url: stun.url, presents: VISITOR_IP } : stun),
 };
 
 const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
@@ -94,6 +115,9 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     ...(script ? { INVISIBILITY_SCRIPT_ORIGIN: script.origin } : {}),
     ...(leakZone ? { DNS_LEAK_ZONE: leakZone } : {}),
     ...(oidc ? { OIDC_ISSUER: oidc.issuer, OIDC_CLIENT_ID: DEMO_OIDC_CLIENT } : {}),
+    ...(sites ? { CONNECTIVITY_TARGETS: sites.setting } : {}),
+    ...(leakProviders ? { DNS_LEAK_PROVIDERS: leakProviders.setting } : {}),
+    ...(stunServer ? { WEBRTC_STUN_SERVERS: stunServer.url } : {}),
   },
 });
 // The service's front listener sits behind the stand-in proxy: its line would
@@ -134,7 +158,17 @@ void (async () => {
 })();
 
 async function stopAll(): Promise<void> {
-  await Promise.all([proxy.close(), v4Proxy.close(), v6Proxy.close(), probes?.close(), script?.close(), oidc?.close()]);
+  await Promise.all([
+    proxy.close(),
+    v4Proxy.close(),
+    v6Proxy.close(),
+    probes?.close(),
+    script?.close(),
+    oidc?.close(),
+    sites?.close(),
+    leakProviders?.close(),
+    stunServer?.close(),
+  ]);
   await fakes.close();
   await rm(dataDir, { recursive: true, force: true });
 }

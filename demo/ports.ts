@@ -16,6 +16,9 @@ export const DEMO_PORTS = {
   DEMO_OIDC_PORT: { what: 'the OpenID Connect provider', default: 18976 },
   DEMO_PROBES_PORT: { what: "the stand-in for the probe network's API", default: 18977 },
   DEMO_SCRIPT_PORT: { what: "the stand-in for the proxy-detection script's origin", default: 18978 },
+  DEMO_SITES_PORT: { what: "the stand-ins for the connectivity test's sites", default: 18979 },
+  DEMO_LEAK_PROVIDERS_PORT: { what: "the stand-ins for the DNS leak test's providers", default: 18980 },
+  DEMO_STUN_PORT: { what: 'the STUN server (UDP, in its own network namespace)', default: 18981 },
 } as const;
 
 export type DemoPort = keyof typeof DEMO_PORTS;

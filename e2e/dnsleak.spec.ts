@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Page } from '@playwright/test';
+import { PROVIDER_ANSWERS } from '../demo/dns-leak-providers.js';
 import { json, type ThirdParty } from './third-party.js';
 import { expect, screenshots, test, type Watch } from './fixtures.js';
 
@@ -20,12 +21,12 @@ const PROVIDERS = {
 function answer(thirdParty: ThirdParty, resolvers: Record<keyof typeof PROVIDERS, Resolver>): void {
   const ip = (resolver: Resolver, request: IncomingMessage) =>
     typeof resolver === 'string' ? resolver : resolver(request);
-  thirdParty.on(PROVIDERS.ipapi, (req, res) => json(res, { dns: { ip: ip(resolvers.ipapi, req), geo: 'x' } }));
-  thirdParty.on(PROVIDERS.surfshark, (req, res) =>
-    json(res, { [req.headers.host ?? '']: { Country: 'x', IP: ip(resolvers.surfshark, req), ISP: 'y' } }),
-  );
-  thirdParty.on(PROVIDERS.ipleak, (req, res) => json(res, { ip: { [ip(resolvers.ipleak, req)]: 3 } }));
-  thirdParty.on(PROVIDERS.fastly, (req, res) => json(res, { dns_resolver_info: { ip: ip(resolvers.fastly, req) } }));
+  // Each in its provider's shape, as the demo's stand-ins answer (demo/dns-leak-providers.ts).
+  for (const id of Object.keys(PROVIDERS) as Array<keyof typeof PROVIDERS>) {
+    thirdParty.on(PROVIDERS[id], (req, res) =>
+      json(res, PROVIDER_ANSWERS[id](ip(resolvers[id], req), req.headers.host ?? '')),
+    );
+  }
 }
 
 function block(thirdParty: ThirdParty, provider: keyof typeof PROVIDERS, watch: Watch): void {

@@ -1,12 +1,12 @@
 import { freePorts } from '../test/support/free-ports.js';
 import { DEMO_OIDC_CLIENT, startOidcProvider } from '../demo/oidc-provider.js';
 import { startSite } from './site-server.js';
-import { createStunNetwork, shareStunNetwork } from './stun-network.js';
+import { createStunNetwork, shareStunNetwork } from '../demo/stun-network.js';
 
 /**
  * One running demo for the whole browser run, its address reaching the tests
  * through E2E_BASE_URL, and the WebRTC tests' network namespace, made here
- * because no browser runs yet (e2e/stun-network.ts). Without root the other
+ * because no browser runs yet (demo/stun-network.ts). Without root the other
  * specs still run; a WebRTC test then fails saying why. Beside the demo a real
  * OpenID Connect provider, its issuer in the demo's settings (so the site
  * offers sign-in) and in E2E_OIDC_ISSUER, its signing key in E2E_OIDC_SIGNING_KEY; its client's redirect URIs need the

@@ -38,6 +38,24 @@ test('French, chosen on the home page, stays chosen and reaches a tool page', as
   await photograph(page, 'rules-fr');
 });
 
+test('switching to French asks again the sources that answer in the language, and shows their French names', async ({
+  page,
+}) => {
+  await page.goto('/ip/8.8.8.8');
+  const ipApi = page.locator('.geo-card').filter({ hasText: 'ip-api' });
+  await expect(ipApi).toContainText('Virginia');
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/geo-')) asked.push(`${url.pathname}?${url.searchParams.get('lang') ?? ''}`);
+  });
+  await page.getByLabel('Language').selectOption({ label: 'Français' });
+  // ip-api names the region in French when asked in French (the fake's fixture, as the real one does).
+  await expect(ipApi).toContainText('Virginie');
+  await expect(ipApi).not.toContainText('Virginia');
+  expect(asked.sort()).toEqual(['/api/geo-free-a?fr', '/api/geo-local?fr', '/api/geo-private?fr']);
+});
+
 test('Russian picks one, few or many for a count, on the home page and a tool page', async ({ page, thirdParty }) => {
   await page.goto('/');
   await page.getByLabel('Language').selectOption({ label: 'Русский' });

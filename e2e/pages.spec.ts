@@ -53,12 +53,24 @@ test('/ip/<address> shows the address in every source and links its network', as
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Network AS15169');
 });
 
-test('/ip/<reserved address> shows the guard message once', async ({ page, watch }) => {
-  watch.allow(/HTTP 400: .*\/api\/geo-/);
-  watch.allow(/console error: Failed to load resource: the server responded with a status of 400/);
-  await page.goto('/ip/10.1.2.3');
-  await expect(page.getByRole('alert')).toContainText('This is a private or reserved address');
-  await expect(page.locator('.geo-card')).toHaveCount(0);
+test('/ip/<private address> says so at once and sends no request for it', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    // The footer's star count is asked on every page; nothing else of /api belongs to this one.
+    if (url.pathname.startsWith('/api/') && url.pathname !== '/api/repo-stars') asked.push(url.pathname + url.search);
+  });
+  for (const address of ['192.168.1.1', '10.0.0.1', 'fe80::1']) {
+    await page.goto(`/ip/${address}`);
+    await expect(page.getByRole('status').filter({ hasText: 'This is a private or reserved address' })).toBeVisible();
+    await expect(page.locator('.geo-card')).toHaveCount(0);
+    await page.waitForLoadState('networkidle');
+    expect(asked, address).toEqual([]);
+  }
+  // The same count sees a public address's lookups: the page above asked nothing, not a count that cannot see.
+  await page.goto('/ip/8.8.8.8');
+  await expect(page.locator('.geo-card').filter({ hasText: 'Google LLC' }).first()).toBeVisible();
+  expect(asked.filter((path) => path.includes('ip=8.8.8.8')).length).toBeGreaterThan(0);
 });
 
 test('/whois?q= shows each registry server’s record', async ({ page }) => {

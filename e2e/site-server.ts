@@ -51,13 +51,18 @@ const QUIET = { LOG_LEVEL: 'warn', LOAD_SHEDDING: 'false', SHUTDOWN_DRAIN_MS: '0
 
 // The third parties the pages call from the browser, as the specs fake them per test (e2e/third-party.ts),
 // in place of the demo's own stand-ins: Globalping's API, the built-in echo services, the proxy-detection
-// script's origin and the leak-test zone by their real names, and no sign-in unless a spec starts a provider.
+// script's origin and the leak-test zone, the connectivity sites, the DNS leak providers and the STUN servers
+// by their real names, and no sign-in unless a spec starts a provider.
 const PER_TEST_THIRD_PARTIES = {
   OIDC_ISSUER: '',
   GLOBALPING_API_BASE: 'https://api.globalping.io',
   RULE_TEST_ORIGINS: '',
   INVISIBILITY_SCRIPT_ORIGIN: 'https://proxydetectjs.ipcheck.ing',
   DNS_LEAK_ZONE: 'leak.ipcheck.ing',
+  CONNECTIVITY_TARGETS: '',
+  DNS_LEAK_PROVIDERS: 'ipapi,surfshark,ipleak,fastly',
+  WEBRTC_STUN_SERVERS:
+    'stun:stun.l.google.com:19302,stun:stun.voip.blackberry.com:3478,stun:global.stun.twilio.com:3478,stun:stun.cloudflare.com:3478',
 };
 
 /**

@@ -1,62 +1,12 @@
-import { execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
-import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { sharedStunNetwork } from './stun-network.js';
+import { startStunBehindNat as startNatted, type StunServer } from '../demo/stun.js';
+import { sharedStunNetwork } from '../demo/stun-network.js';
 
 const run = promisify(execFile);
-const START_LIMIT_MS = 15_000;
 
-export interface StunServer {
-  /** The server as the page's STUN list names it. */
-  url: string;
-  close(): Promise<void>;
-}
-
-/** A STUN binding request (RFC 5389) and the address in its answer's XOR-MAPPED-ADDRESS, or null. */
-function bindingRequest(): { request: Buffer; mappedIn(answer: Buffer): string | null } {
-  const cookie = Buffer.from([0x21, 0x12, 0xa4, 0x42]);
-  const request = Buffer.concat([Buffer.from([0x00, 0x01, 0x00, 0x00]), cookie, randomBytes(12)]);
-  const mappedIn = (answer: Buffer): string | null => {
-    for (let at = 20; at + 4 <= answer.length;) {
-      const type = answer.readUInt16BE(at);
-      const length = answer.readUInt16BE(at + 2);
-      if (type === 0x0020 && answer[at + 5] === 0x01) {
-        return [0, 1, 2, 3].map((i) => (answer[at + 8 + i]! ^ cookie[i]!) & 0xff).join('.');
-      }
-      at += 4 + length + ((4 - (length % 4)) % 4);
-    }
-    return null;
-  };
-  return { request, mappedIn };
-}
-
-/** Asks `host`:`port` until it answers a binding request; the address it saw. */
-async function mappedAddress(host: string, port: number, limitMs: number): Promise<string> {
-  const socket = createSocket('udp4');
-  const { request, mappedIn } = bindingRequest();
-  try {
-    const answered = new Promise<string>((resolve) =>
-      socket.on('message', (message) => {
-        const seen = mappedIn(message);
-        if (seen) resolve(seen);
-      }),
-    );
-    const deadline = Date.now() + limitMs;
-    for (;;) {
-      socket.send(request, port, host);
-      const seen = await Promise.race([answered, new Promise<null>((resolve) => setTimeout(() => resolve(null), 250))]);
-      if (seen) return seen;
-      if (Date.now() > deadline) throw new Error(`the STUN server at ${host} did not answer within ${limitMs} ms`);
-    }
-  } finally {
-    socket.close();
-  }
-}
+export type { StunServer };
 
 // Each worker its own block of ports (TEST_WORKER_INDEX is unique in a run), each test the next pair in it:
 // two tests at once never share a port or a NAT rule, and a port is not reused, so no connection the
@@ -75,75 +25,10 @@ async function freePort(namespace: string): Promise<number> {
   }
 }
 
-/**
- * A real STUN server, Debian's coturn (STUN only: no TURN, TLS, CLI or
- * database), in the run's network namespace (e2e/stun-network.ts) behind a NAT
- * that presents every client as `mappedAs`: the browser, on this machine, then
- * gets a server-reflexive candidate as it would behind a home router, with an
- * address the demo's geolocation fixtures know. (On one loopback there is no
- * NAT, and libwebrtc drops a reflexive candidate equal to a local address.)
- * Per test only a process and an nftables table keyed by its port: nftables
- * speaks NETLINK_NETFILTER, which Chromium's network-change watch does not
- * hear, and no interface or address changes. Needs root; `close()` takes both.
- */
+/** coturn behind a NAT presenting this machine as `mappedAs` (demo/stun.ts), on the next port of this worker's block. */
 export async function startStunBehindNat(mappedAs: string): Promise<StunServer> {
-  const { namespace, address } = sharedStunNetwork();
-  const port = await freePort(namespace);
-  const table = `e2e_stun_${port}`;
-  const dir = await mkdtemp(join(tmpdir(), 'e2e-stun-'));
-  const cleanUp = async () => {
-    await run('ip', ['netns', 'exec', namespace, 'nft', 'delete', 'table', 'ip', table]).catch(() => undefined);
-    await rm(dir, { recursive: true, force: true });
-  };
-  try {
-    // The NAT: packets reaching this port arrive from `mappedAs`; conntrack turns the answers back.
-    await writeFile(
-      join(dir, 'nat.nft'),
-      `table ip ${table} {\n chain input {\n  type nat hook input priority 100;\n  udp dport ${port} snat to ${mappedAs}\n }\n}\n`,
-    );
-    await run('ip', ['netns', 'exec', namespace, 'nft', '-f', join(dir, 'nat.nft')]);
-    await writeFile(
-      join(dir, 'turnserver.conf'),
-      [
-        `listening-ip=${address}`,
-        `listening-port=${port}`,
-        'stun-only',
-        'no-tls',
-        'no-dtls',
-        'no-cli',
-        `pidfile=${join(dir, 'turnserver.pid')}`,
-        `userdb=${join(dir, 'turndb')}`,
-        'log-file=stdout',
-        'simple-log',
-        '',
-      ].join('\n'),
-    );
-  } catch (err) {
-    await cleanUp();
-    throw err;
-  }
-  const child = spawn('ip', ['netns', 'exec', namespace, 'turnserver', '-c', join(dir, 'turnserver.conf')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2000));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-    await cleanUp();
-  };
-  try {
-    const seen = await mappedAddress(address, port, START_LIMIT_MS);
-    if (seen !== mappedAs) throw new Error(`the NAT presented this machine as ${seen}, not ${mappedAs}`);
-  } catch (err) {
-    await stop();
-    throw new Error(`${(err as Error).message}; coturn said: ${output}`);
-  }
-  return { url: `stun:${address}:${port}`, close: stop };
+  const network = sharedStunNetwork();
+  return startNatted(network, await freePort(network.namespace), mappedAs);
 }
 
 /** A UDP port on loopback that takes STUN requests and never answers: a server down or filtered. */

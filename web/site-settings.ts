@@ -25,6 +25,8 @@ export function siteSettings(config: Config, readiness: Readiness): SiteSettings
     geoDatabase: loadedGeoDatabase(readiness),
     globalping: { apiBase: config.GLOBALPING_API_BASE },
     webrtc: { stunServers: config.WEBRTC_STUN_SERVERS.split(',').map((url) => url.trim()) },
+    connectivity: { targets: connectivityTargets(config.CONNECTIVITY_TARGETS) },
+    dnsLeak: { providers: dnsLeakProviders(config.DNS_LEAK_PROVIDERS) },
     repository: config.REPO_STARS_REPOSITORY,
     privateTools: {
       leakZone: config.DNS_LEAK_ZONE,
@@ -33,6 +35,26 @@ export function siteSettings(config: Config, readiness: Readiness): SiteSettings
         : null,
     },
   };
+}
+
+/** CONNECTIVITY_TARGETS's `name=url` pairs (its pattern holds them to that shape). */
+function connectivityTargets(setting: string): SiteSettings['connectivity']['targets'] {
+  if (!setting) return [];
+  return setting.split(',').map((pair) => {
+    const at = pair.indexOf('=');
+    return { name: pair.slice(0, at).trim(), url: pair.slice(at + 1) };
+  });
+}
+
+/** DNS_LEAK_PROVIDERS's providers, each once (the first mention wins), with the URL given for it or null. */
+function dnsLeakProviders(setting: string): SiteSettings['dnsLeak']['providers'] {
+  const providers = new Map<string, string | null>();
+  for (const entry of setting.split(',')) {
+    const at = entry.indexOf('=');
+    const id = at < 0 ? entry : entry.slice(0, at);
+    if (!providers.has(id)) providers.set(id, at < 0 ? null : entry.slice(at + 1));
+  }
+  return [...providers].map(([id, url]) => ({ id, url }));
 }
 
 /** The city database's publisher as the file names it (an update or a hand replacement can change it while running). */

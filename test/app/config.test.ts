@@ -70,6 +70,10 @@ test('a malformed setting is a start-up error naming it', () => {
     [{ OIDC_ISSUER: 'https://id.example', OIDC_CLIENT_ID: 'my site' }, 'OIDC_CLIENT_ID'],
     [{ OIDC_SCOPES: 'profile email' }, 'OIDC_SCOPES'],
     [{ OIDC_SCOPES: 'openid  email' }, 'OIDC_SCOPES'],
+    [{ CONNECTIVITY_TARGETS: 'https://no-name.example/' }, 'CONNECTIVITY_TARGETS'],
+    [{ CONNECTIVITY_TARGETS: 'Site=ftp://files.example/' }, 'CONNECTIVITY_TARGETS'],
+    [{ DNS_LEAK_PROVIDERS: 'ipapi,browserleaks' }, 'DNS_LEAK_PROVIDERS'],
+    [{ DNS_LEAK_PROVIDERS: 'ipapi=http://edns.localhost/json' }, 'DNS_LEAK_PROVIDERS'],
   ];
   for (const [env, name] of cases) {
     assert.throws(

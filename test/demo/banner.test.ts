@@ -7,7 +7,7 @@ import { request } from 'undici';
 import { APP_ROOT } from '../../lib/app-root.js';
 import { freePorts } from '../support/free-ports.js';
 import { DEMO_ADDRESSES } from '../support/fake-routes/demo-addresses.js';
-import { BROWSER_FAKES_LINE, DEMO_ADDRESSES_LINE, NOT_FAKED_LINE } from '../../demo/banner.js';
+import { BROWSER_FAKES_LINE, DEMO_ADDRESSES_LINE } from '../../demo/banner.js';
 import { DEMO_PORTS, demoPortsEnv } from '../../demo/ports.js';
 
 const LAST_LINE = 'Ctrl-C stops it.';
@@ -68,7 +68,11 @@ test('npm run demo ends its start with a banner whose addresses and three curl e
   assert.deepEqual(named?.slice(DEMO_ADDRESSES_LINE.length).split(', '), [...DEMO_ADDRESSES]);
 
   // Each stand-in for a browser's third party is named with what it stands for, on the port its setting gave.
-  const fakes = banner.slice(banner.indexOf(BROWSER_FAKES_LINE) + 1, banner.indexOf(NOT_FAKED_LINE));
+  const after = banner.slice(banner.indexOf(BROWSER_FAKES_LINE) + 1);
+  const fakes = after.slice(
+    0,
+    after.findIndex((l) => !l.startsWith('  · ')),
+  );
   assert.deepEqual(
     fakes.map((l) => /^ {2}· ([^:]+):/.exec(l)?.[1]),
     [
@@ -77,6 +81,12 @@ test('npm run demo ends its start with a banner whose addresses and three curl e
       'the sign-in provider',
       'the proxy-detection script',
       "the in-depth DNS leak test's zone",
+      "the connectivity test's sites (Google, YouTube, GitHub, Cloudflare, Claude, ChatGPT, WeChat)",
+      "the DNS leak test's providers (ip-api.com, Surfshark, IPLeak.net, Fastly), naming 8.8.8.53 as your resolver",
+      // The machine's coturn, or the reason there is none (the test runs as root on a machine with coturn).
+      process.getuid?.() === 0
+        ? "the WebRTC test's STUN server (coturn, behind a NAT showing you as 8.8.8.8)"
+        : 'no STUN server',
     ],
   );
   assert.ok(fakes[0]!.endsWith(`http://localhost:${ports.DEMO_PROBES_PORT}`), fakes[0]);
@@ -85,6 +95,17 @@ test('npm run demo ends its start with a banner whose addresses and three curl e
   assert.ok(fakes[2]!.includes(`http://localhost:${ports.DEMO_OIDC_PORT}, as ada-0001`), fakes[2]);
   assert.ok(fakes[3]!.endsWith(`http://localhost:${ports.DEMO_SCRIPT_PORT}`), fakes[3]);
   assert.ok(fakes[4]!.endsWith(': leak.localhost'), fakes[4]);
+  assert.ok(fakes[5]!.endsWith(`: http://*.sites.localhost:${ports.DEMO_SITES_PORT}`), fakes[5]);
+  assert.ok(fakes[6]!.includes(`http://*.fastly.localhost:${ports.DEMO_LEAK_PROVIDERS_PORT}`), fakes[6]);
+  const icon = await request(`http://127.0.0.1:${ports.DEMO_SITES_PORT}/favicon.ico`, {
+    headers: { host: `google.sites.localhost:${ports.DEMO_SITES_PORT}` },
+  });
+  assert.equal(icon.statusCode, 200);
+  await icon.body.dump();
+  const leak = await request(`http://127.0.0.1:${ports.DEMO_LEAK_PROVIDERS_PORT}/json`, {
+    headers: { host: `abc.ipapi.localhost:${ports.DEMO_LEAK_PROVIDERS_PORT}` },
+  });
+  assert.deepEqual(((await leak.body.json()) as { dns: { ip: string } }).dns.ip, '8.8.8.53');
   const created = await request(`http://127.0.0.1:${ports.DEMO_PROBES_PORT}/v1/measurements`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_SITES, SITE_GROUPS } from '../../web/site/src/features/connectivity/lists.js';
+import { DEFAULT_SITES, firstSites, SITE_GROUPS } from '../../web/site/src/features/connectivity/lists.js';
 import { loadTargets, saveTargets } from '../../web/site/src/features/connectivity/saved-targets.js';
 import {
   addCustom,
@@ -177,6 +177,31 @@ test('whatever else storage holds is read as far as it is a list of sites, never
   const many = Array.from({ length: 200 }, (_, i) => ({ ...good, id: `c${i}`, url: `https://s${i}.example/` }));
   storage.setItem(key(), JSON.stringify(many));
   assert.equal(loadTargets(storage).length, MAX_TARGETS);
+});
+
+test("the operator's first list (CONNECTIVITY_TARGETS) replaces the reference's, as the first visit's list, the defaults group and what storage may hold", () => {
+  assert.equal(firstSites([]), DEFAULT_SITES);
+  const first = firstSites([
+    { name: 'Google', url: 'http://google.sites.localhost:18979/favicon.ico' },
+    { name: 'Intranet', url: 'https://intranet.example/favicon.ico' },
+  ]);
+  assert.deepEqual(
+    first.map((site) => site.id),
+    ['site-1', 'site-2'],
+  );
+  const storage = memoryStorage();
+  assert.deepEqual(
+    loadTargets(storage, first).map((t) => [t.name, t.group]),
+    [
+      ['Google', 'defaults'],
+      ['Intranet', 'defaults'],
+    ],
+  );
+  // Its plain-HTTP stand-in survives a reload; one the operator's list does not hold is dropped.
+  const list = [...defaultTargets(first), { id: 'plain', name: 'P', url: 'http://plain.example/', group: CUSTOM }];
+  saveTargets(storage, list);
+  assert.deepEqual(loadTargets(storage, first), defaultTargets(first));
+  assert.deepEqual(listOf(addGroup(removeTarget(defaultTargets(first), 'site-1'), 'defaults', first)).length, 2);
 });
 
 test('storage that is switched off or full leaves the list for this visit only', () => {

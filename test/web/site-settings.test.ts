@@ -51,6 +51,15 @@ test('the front listener serves the public settings the pages read, from the run
         },
         globalping: { apiBase: 'https://api.globalping.io' },
         geoDatabase: null,
+        connectivity: { targets: [] },
+        dnsLeak: {
+          providers: [
+            { id: 'ipapi', url: null },
+            { id: 'surfshark', url: null },
+            { id: 'ipleak', url: null },
+            { id: 'fastly', url: null },
+          ],
+        },
         repository: 'jason5ng32/MyIP',
         privateTools: { leakZone: 'leak.ipcheck.ing', invisibilityScript: null },
       });
@@ -86,6 +95,31 @@ test('the WebRTC leak test asks the STUN servers WEBRTC_STUN_SERVERS names, in i
   try {
     const settings = JSON.parse((await front.get('/site-settings.json')).text) as SiteSettings;
     assert.deepEqual(settings.webrtc, { stunServers: ['stun:stun.example.net', 'stun:[2001:db8::1]:3479'] });
+  } finally {
+    await front.close();
+  }
+});
+
+test("the connectivity test's first list and the DNS leak test's providers come from their settings, and their plain-HTTP stand-ins are allowed by the CSP", async () => {
+  const front = await frontWith({
+    CONNECTIVITY_TARGETS: 'Google=http://google.sites.localhost:18979/favicon.ico,My intranet=https://intra.example/',
+    DNS_LEAK_PROVIDERS: 'fastly,ipapi=http://*.ipapi.localhost:18980/json,fastly=https://*.other.example/',
+  });
+  try {
+    const settings = JSON.parse((await front.get('/site-settings.json')).text) as SiteSettings;
+    assert.deepEqual(settings.connectivity.targets, [
+      { name: 'Google', url: 'http://google.sites.localhost:18979/favicon.ico' },
+      { name: 'My intranet', url: 'https://intra.example/' },
+    ]);
+    // In the setting's order, each provider once: its first mention wins.
+    assert.deepEqual(settings.dnsLeak.providers, [
+      { id: 'fastly', url: null },
+      { id: 'ipapi', url: 'http://*.ipapi.localhost:18980/json' },
+    ]);
+    const policy = String((await front.get('/')).headers['content-security-policy']);
+    const connect = /(?:^|; )connect-src ([^;]*)/.exec(policy)?.[1]?.split(' ') ?? [];
+    assert.ok(connect.includes('http://google.sites.localhost:18979'), policy);
+    assert.ok(connect.includes('http://*.ipapi.localhost:18980'), policy);
   } finally {
     await front.close();
   }

@@ -47,7 +47,7 @@ const SOURCES: Source[] = [
     path: /^\/json\/[^/]+$/,
     address: inPath('/json/'),
     known: {
-      '8.8.8.8': { en: '8.8.8.8.en.json', de: '8.8.8.8.de.json' },
+      '8.8.8.8': { en: '8.8.8.8.en.json', de: '8.8.8.8.de.json', fr: '8.8.8.8.fr.json' },
       '1.1.1.1': { en: '1.1.1.1.en.json' },
       '2a01:4f8:c0c:1234::1': { en: `${V6}.en.json`, ja: `${V6}.ja.json` },
       '193.0.6.139': { en: '193.0.6.139.en.json' },

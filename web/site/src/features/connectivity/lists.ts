@@ -24,6 +24,15 @@ export const DEFAULT_SITES: readonly Site[] = [
   { id: 'wechat', name: 'WeChat', url: 'https://res.wx.qq.com/a/wx_fed/assets/res/NTI4MWU5.ico' },
 ];
 
+/**
+ * The operator's first list (CONNECTIVITY_TARGETS, read from the site's
+ * settings) in place of the reference's: a stand-in on the operator's network, or
+ * the sites their visitors care about. Empty: the reference's.
+ */
+export function firstSites(operator: ReadonlyArray<{ name: string; url: string }>): readonly Site[] {
+  return operator.length ? operator.map(({ name, url }, i) => ({ id: `site-${i + 1}`, name, url })) : DEFAULT_SITES;
+}
+
 const byId = (id: string): Site => DEFAULT_SITES.find((s) => s.id === id)!;
 
 /** The groups a visitor can add, in the order offered; each name is `connectivity.group.<id>`. */

@@ -1,7 +1,8 @@
 import { CONNECTIVITY_KEY } from '../../lib/storage-keys.js';
+import { DEFAULT_SITES, type Site } from './lists.js';
 import { defaultTargets, hostOf, MAX_NAME, MAX_TARGETS, type Target } from './targets.js';
 
-function isTarget(value: unknown): value is Target {
+function isTarget(value: unknown, first: readonly Site[]): value is Target {
   if (!value || typeof value !== 'object') return false;
   const t = value as Record<string, unknown>;
   return (
@@ -13,7 +14,8 @@ function isTarget(value: unknown): value is Target {
     typeof t.group === 'string' &&
     t.group.length <= 32 &&
     typeof t.url === 'string' &&
-    t.url.startsWith('https://') &&
+    // A visitor adds HTTPS sites; plain HTTP only as the operator's first list has it (a stand-in on loopback).
+    (t.url.startsWith('https://') || first.some((site) => site.url === t.url)) &&
     hostOf(t.url) !== ''
   );
 }
@@ -23,20 +25,23 @@ function isTarget(value: unknown): value is Target {
  * Whatever else is stored there (another version's shape, a hand edit) is
  * read as far as it is a list of sites, up to the cap.
  */
-export function loadTargets(storage: Pick<Storage, 'getItem'> | null): Target[] {
+export function loadTargets(
+  storage: Pick<Storage, 'getItem'> | null,
+  first: readonly Site[] = DEFAULT_SITES,
+): Target[] {
   let stored: unknown;
   try {
     const text = storage?.getItem(CONNECTIVITY_KEY);
-    if (text == null) return defaultTargets();
+    if (text == null) return defaultTargets(first);
     stored = JSON.parse(text);
   } catch {
-    return defaultTargets();
+    return defaultTargets(first);
   }
-  if (!Array.isArray(stored)) return defaultTargets();
+  if (!Array.isArray(stored)) return defaultTargets(first);
   const ids = new Set<string>();
   const list: Target[] = [];
   for (const item of stored) {
-    if (!isTarget(item) || ids.has(item.id) || list.length >= MAX_TARGETS) continue;
+    if (!isTarget(item, first) || ids.has(item.id) || list.length >= MAX_TARGETS) continue;
     ids.add(item.id);
     list.push({ id: item.id, name: item.name, url: item.url, group: item.group });
   }

@@ -14,8 +14,9 @@ export const MAX_NAME = 32;
 export type Refusal = 'noHost' | 'notHttps' | 'duplicate' | 'full';
 export type Change = { list: Target[] } | { refusal: Refusal };
 
-export function defaultTargets(): Target[] {
-  return DEFAULT_SITES.map((site) => ({ ...site, group: 'defaults' }));
+/** The first list: `first`, the operator's (lists.ts firstSites), else the reference's. */
+export function defaultTargets(first: readonly Site[] = DEFAULT_SITES): Target[] {
+  return first.map((site) => ({ ...site, group: 'defaults' }));
 }
 
 export function hostOf(url: string): string {
@@ -66,9 +67,9 @@ export function addSites(list: readonly Target[], sites: readonly Target[]): Cha
   return { list: [...list, ...fresh] };
 }
 
-/** Adds one of the groups a visitor can pick. */
-export function addGroup(list: readonly Target[], group: string): Change {
-  const sites = SITE_GROUPS[group] ?? [];
+/** Adds one of the groups a visitor can pick; the "defaults" group is `first`, the first list. */
+export function addGroup(list: readonly Target[], group: string, first: readonly Site[] = DEFAULT_SITES): Change {
+  const sites = group === 'defaults' ? first : (SITE_GROUPS[group] ?? []);
   return addSites(
     list,
     sites.map((site) => ({ ...site, group })),

@@ -54,30 +54,37 @@ function readFastly(body: unknown): string | null {
   return isObject(body) && isObject(body.dns_resolver_info) ? address(body.dns_resolver_info.ip) : null;
 }
 
+// Each provider's fresh label, in the shape its name server expects.
+const LABELS: Record<string, (names: NameSource) => string> = {
+  ipapi: timedLabel,
+  surfshark: shortLabel,
+  ipleak: (names) => randomLabel(names, 40),
+  fastly: timedLabel,
+};
+const at = (template: string, id: string) => (names: NameSource) => template.replace('*', LABELS[id]!(names));
+
 /** In the order they are asked (MyIP 7.4.0's). */
 export const PROVIDERS: readonly Provider[] = [
-  {
-    id: 'ipapi',
-    name: 'ip-api.com',
-    url: (names) => `https://${timedLabel(names)}.edns.ip-api.com/json`,
-    read: readIpApi,
-  },
-  {
-    id: 'surfshark',
-    name: 'Surfshark',
-    url: (names) => `https://${shortLabel(names)}.ipv4.surfsharkdns.com/`,
-    read: readSurfshark,
-  },
-  {
-    id: 'ipleak',
-    name: 'IPLeak.net',
-    url: (names) => `https://${randomLabel(names, 40)}-1.ipleak.net/dnsdetection/`,
-    read: readIpLeak,
-  },
+  { id: 'ipapi', name: 'ip-api.com', url: at('https://*.edns.ip-api.com/json', 'ipapi'), read: readIpApi },
+  { id: 'surfshark', name: 'Surfshark', url: at('https://*.ipv4.surfsharkdns.com/', 'surfshark'), read: readSurfshark },
+  { id: 'ipleak', name: 'IPLeak.net', url: at('https://*-1.ipleak.net/dnsdetection/', 'ipleak'), read: readIpLeak },
   {
     id: 'fastly',
     name: 'Fastly',
-    url: (names) => `https://${timedLabel(names)}.u.fastly-analytics.com/debug_resolver`,
+    url: at('https://*.u.fastly-analytics.com/debug_resolver', 'fastly'),
     read: readFastly,
   },
 ];
+
+/**
+ * The providers the operator chose (DNS_LEAK_PROVIDERS, read from the site's
+ * settings), in their order, each asked where the setting places it (a
+ * stand-in answering in its shape), else at its own address.
+ */
+export function chosenProviders(chosen: ReadonlyArray<{ id: string; url: string | null }>): Provider[] {
+  return chosen.flatMap(({ id, url }) => {
+    const provider = PROVIDERS.find((p) => p.id === id);
+    if (!provider) return [];
+    return [url ? { ...provider, url: at(url, id) } : provider];
+  });
+}

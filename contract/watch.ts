@@ -25,7 +25,6 @@ export const PushSubscription = Type.Object({
 });
 export type PushSubscription = Static<typeof PushSubscription>;
 
-
 export const Created = Type.Object({
   /** The watch's only key: shown this once, stored only as its digest. */
   token: Type.String(),

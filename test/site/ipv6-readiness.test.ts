@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readiness, type Outcome, type TestId } from '../../web/site/src/features/ipv6/readiness.js';
+import { fromSection, toSection } from '../../web/site/src/features/ipv6/report-section.js';
+import { assertAccepted, TESTED_AT } from './accepted-report.js';
 
 const ok = (ms: number, family: 'IPv4' | 'IPv6'): Outcome => ({ state: 'ok', ms, family });
 const timeout: Outcome = { state: 'failed', reason: 'timeout' };
@@ -101,4 +103,23 @@ test('failures add up, never below 0', () => {
   });
   assert.equal(result.scores.IPv6, 0);
   assert.deepEqual(result.advice, ['broken-ipv6', 'mtu-ipv6', 'dns-ipv6']);
+});
+
+test('the report section the page builds is one the service accepts, and scores the same when read back', () => {
+  const outcomes = {
+    ...healthy,
+    'v6-large': timeout,
+    literal: notRun('IPV6_LITERAL_ORIGIN'),
+    fallback: ok(700_000, 'IPv4'),
+  };
+  const section = toSection(outcomes);
+  assertAccepted({ ipv6readiness: { testedAt: TESTED_AT, ...section } });
+  assert.equal(
+    section.tests.find((t) => t.id === 'fallback')!.ms,
+    600000,
+    'a time over the whitelist’s bound is capped',
+  );
+  const back = readiness(fromSection(section));
+  assert.deepEqual(back, readiness({ ...outcomes, fallback: ok(600000, 'IPv4') }));
+  assert.equal(back.lines.find((l) => l.test === 'literal')!.params.setting, 'IPV6_LITERAL_ORIGIN');
 });

@@ -80,6 +80,9 @@ export const ConfigSchema = Type.Object({
   SPEEDTEST_CLOUDFLARE: Flag,
   IPV4_ONLY_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
   IPV6_ONLY_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
+  IPV6_LITERAL_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://\\[[0-9A-Fa-f:.]+\\](:\\d+)?$' }),
+  IPV6_FALLBACK_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
+  IPV6_DNS_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),
   RULE_TEST_ORIGINS: Type.String({ default: '', pattern: '^$|^https?://[^/,\\s]+(,https?://[^/,\\s]+){0,15}$' }),
   GLOBALPING_API_BASE: Type.Decode(
     Type.String({ default: 'https://api.globalping.io', pattern: '^https?://[^/?#\\s]+(/[^?#\\s]*)?$' }),

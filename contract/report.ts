@@ -226,6 +226,18 @@ const persona = closed({
   }),
 });
 
+/** The IPv6 readiness test's outcomes; the page and the report's view score them alike (features/ipv6/readiness.ts). */
+const ipv6readiness = closed({
+  testedAt: isoDate(),
+  tests: listOf(8, {
+    id: oneOf('v4', 'v6', 'dual', 'fallback', 'literal', 'v4-large', 'v6-large', 'v6-dns'),
+    state: oneOf('ok', 'failed', 'not-run'),
+    reason: opt(oneOf('timeout', 'unreachable')),
+    ms: opt(integerIn(0, MAX_MS)),
+    family: opt(oneOf('IPv4', 'IPv6')),
+  }),
+});
+
 /** Each section optional, at least one present, no other key. */
 export const Sections = Type.Object(
   {
@@ -241,6 +253,7 @@ export const Sections = Type.Object(
     invisibility: opt(invisibility),
     enhanceddnsleak: opt(enhanceddnsleak),
     persona: opt(persona),
+    ipv6readiness: opt(ipv6readiness),
   },
   { additionalProperties: false, minProperties: 1 },
 );

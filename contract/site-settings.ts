@@ -11,6 +11,10 @@ const Origin = Type.Union([Type.String(), Type.Null()]);
 export const SiteSettings = Type.Object({
   /** Origins of this same service reachable over one address family only (IPV4_ONLY_ORIGIN, IPV6_ONLY_ORIGIN). */
   addresses: Type.Object({ ipv4Origin: Origin, ipv6Origin: Origin }),
+  /** The IPv6 readiness page's other origins of this service (IPV6_LITERAL_ORIGIN, IPV6_FALLBACK_ORIGIN, IPV6_DNS_ORIGIN). */
+  ipv6Readiness: Type.Object({ literalOrigin: Origin, fallbackOrigin: Origin, dnsOrigin: Origin }),
+  /** How long an address watch and its entries are kept, and how many entries (WATCH_TTL_DAYS, WATCH_MAX_ENTRIES). */
+  watch: Type.Object({ ttlDays: Type.Integer({ minimum: 1 }), maxEntries: Type.Integer({ minimum: 1 }) }),
   /** Hostnames of this same service the proxy rule test asks (RULE_TEST_ORIGINS); empty: the built-in echo services. */
   ruleTest: Type.Object({ origins: Type.Array(Type.String()) }),
   /** The OpenID Connect provider visitors sign in with (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_SCOPES); null: no sign-in. */

@@ -109,6 +109,8 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     DATA_DIR: dataDir,
     IPV4_ONLY_ORIGIN: v4Origin,
     IPV6_ONLY_ORIGIN: v6Origin,
+    // The IPv6 readiness page's "IPv6 broken" name: the IPv4 stand-in's port, where [::1] refuses.
+    IPV6_FALLBACK_ORIGIN: `http://ipv6-broken.localhost:${v4Proxy.port}`,
     // The proxy rule test asks this same service under its two one-family hostnames.
     ...(demoFakes.ruleTestOrigins.length ? { RULE_TEST_ORIGINS: demoFakes.ruleTestOrigins.join(',') } : {}),
     ...(probes ? { GLOBALPING_API_BASE: probes.apiBase } : {}),

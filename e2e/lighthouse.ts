@@ -17,7 +17,7 @@ import { hostResolverRules, startThirdParty } from './third-party.js';
 // answer from a loopback fake (any name) so no run waits on this machine's
 // closed network; an IP-literal URL (a detector's) cannot be mapped and fails,
 // which Lighthouse's best-practices score counts.
-const BUDGETED = ['/', '/asn/13335', '/speed', '/latency'];
+const BUDGETED = ['/', '/asn/13335', '/speed', '/latency', '/ipv6', '/watch'];
 const TOOL_PAGES = ['/addresses', '/connectivity', '/webrtc', '/dnsleak', '/traceroute', '/rules'];
 const PAGES = [...BUDGETED, ...TOOL_PAGES];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;

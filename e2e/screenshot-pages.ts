@@ -93,6 +93,7 @@ export function shotPages(): ShotPage[] {
     },
     { name: 'reference', path: '/reference' },
     { name: 'privacy', path: '/privacy' },
+    { name: 'watch', path: '/watch' },
     { name: 'profile', path: '/profile' },
     { name: 'signed-in', path: '/signed-in' },
     { name: 'report', path: storeSampleReport },

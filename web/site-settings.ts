@@ -8,6 +8,12 @@ export const SITE_SETTINGS_PATH = '/site-settings.json';
 export function siteSettings(config: Config, readiness: Readiness): SiteSettings {
   return {
     addresses: { ipv4Origin: config.IPV4_ONLY_ORIGIN || null, ipv6Origin: config.IPV6_ONLY_ORIGIN || null },
+    ipv6Readiness: {
+      literalOrigin: config.IPV6_LITERAL_ORIGIN || null,
+      fallbackOrigin: config.IPV6_FALLBACK_ORIGIN || null,
+      dnsOrigin: config.IPV6_DNS_ORIGIN || null,
+    },
+    watch: { ttlDays: config.WATCH_TTL_DAYS, maxEntries: config.WATCH_MAX_ENTRIES },
     ruleTest: { origins: config.RULE_TEST_ORIGINS ? config.RULE_TEST_ORIGINS.split(',') : [] },
     signIn: config.OIDC_ISSUER
       ? { issuer: config.OIDC_ISSUER, clientId: config.OIDC_CLIENT_ID, scopes: config.OIDC_SCOPES }

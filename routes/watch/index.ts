@@ -8,11 +8,11 @@ import {
   DeliveryAnswer,
   PushAnswer,
   PushBody,
-  TokenParams,
   WatchAnswer,
   WebhookAnswer,
   WebhookBody,
-} from './schema.js';
+} from '../../contract/watch.js';
+import { TokenParams } from './token.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INVALID_WEBHOOK_BODY = 'Body must be {"url": "<http or https URL>"} or {"url": null}';

@@ -1,29 +1,7 @@
-import { Type, type Static } from 'typebox';
-import { Nullable } from '../../schemas/nullable.js';
+import type { PushSubscription, WatchEntry } from '../../contract/watch.js';
 
-/** One address a watch has seen: where the local databases place it, and when it was first and last seen. */
-export const WatchEntry = Type.Object({
-  address: Type.String(),
-  /** The autonomous system, as AS15169; null when the ASN database holds none for the address (or is not loaded). */
-  asn: Nullable(Type.String()),
-  /** The autonomous system's organisation. */
-  network: Nullable(Type.String()),
-  /** ISO 3166-1 alpha-2. */
-  country: Nullable(Type.String()),
-  firstSeen: Type.String(),
-  lastSeen: Type.String(),
-});
-export type WatchEntry = Static<typeof WatchEntry>;
-
-/** A web push subscription as the browser's PushManager gives it (its `toJSON()`). */
-export const PushSubscription = Type.Object({
-  endpoint: Type.String({ maxLength: 2048 }),
-  keys: Type.Object({
-    p256dh: Type.String({ minLength: 1, maxLength: 200 }),
-    auth: Type.String({ minLength: 1, maxLength: 100 }),
-  }),
-});
-export type PushSubscription = Static<typeof PushSubscription>;
+// The entry and the subscription are the site's too: their schemas are in contract/watch.ts.
+export type { PushSubscription, WatchEntry };
 
 /** What the store keeps under a watch's id. */
 export interface WatchRecord {

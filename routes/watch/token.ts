@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Guard } from '../../schemas/guarded.js';
+import { Type } from 'typebox';
+import { guarded, type Guard } from '../../schemas/guarded.js';
 
 /** The answer, with 400, to a token that is not one this service could have made. */
 export const INVALID_WATCH_TOKEN = 'Invalid watch token';
@@ -21,6 +22,8 @@ export const watchTokenGuard: Guard = {
   invalid: INVALID_WATCH_TOKEN,
   check: (value) => (isWatchToken(value) ? value : { error: INVALID_WATCH_TOKEN }),
 };
+
+export const TokenParams = Type.Object({ token: guarded(watchTokenGuard) });
 
 const digest = (value: string) => createHash('sha256').update(value).digest('base64url');
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { buildWeb } from '../../web/app.js';
 import type { Shared } from '../../composition.js';
@@ -110,4 +111,26 @@ test('the site’s own pages on another origin (the IPv4-only and IPv6-only host
   } finally {
     await listed.close();
   }
+});
+
+test('the large answer: the same address with ~100 KB of padding compression cannot shrink, readable by the site’s own origins', async () => {
+  const res = await call(app, {
+    method: 'GET',
+    url: '/api/client-ip/large',
+    headers: { origin: 'http://localhost:18966', 'accept-encoding': 'gzip' },
+    remoteAddress: '2001:db8::7',
+  });
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.headers['cache-control'], 'no-store');
+  assert.equal(res.headers['access-control-allow-origin'], 'http://localhost:18966');
+  assert.ok(res.rawPayload.length >= 90_000, `${res.rawPayload.length} bytes on the wire`);
+  const body = (
+    res.headers['content-encoding'] === 'gzip' ? JSON.parse(gunzipSync(res.rawPayload).toString()) : res.json()
+  ) as {
+    ip: string;
+    family: string;
+    padding: string;
+  };
+  assert.deepEqual([body.ip, body.family], ['2001:db8::7', 'IPv6']);
+  assert.ok(body.padding.length >= 100_000);
 });

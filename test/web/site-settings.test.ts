@@ -37,6 +37,8 @@ test('the front listener serves the public settings the pages read, from the run
       assert.equal(res.headers['x-content-type-options'], 'nosniff');
       assert.deepEqual(JSON.parse(res.text), {
         addresses: { ipv4Origin: null, ipv6Origin: null },
+        ipv6Readiness: { literalOrigin: null, fallbackOrigin: null, dnsOrigin: null },
+        watch: { ttlDays: 30, maxEntries: 50 },
         ruleTest: { origins: [] },
         signIn: null,
         speedTest: { cloudflare, maxDownloadBytes: 100_000_000, maxUploadBytes: 50_000_000 },

@@ -56,6 +56,8 @@ export function installable() {
       clientsClaim: true,
       // One file fewer to fetch at install; the runtime is a few kilobytes.
       inlineWorkboxRuntime: true,
+      // The address watch's push notices (public/watch-push.js): the one worker a page may have takes them too.
+      importScripts: ['watch-push.js'],
       runtimeCaching: [
         {
           // Content-hashed (immutable): a kept copy is always right, so it is used without asking.

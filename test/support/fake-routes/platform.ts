@@ -186,6 +186,19 @@ export const FULL_REPORT = {
         { id: 'webrtc-ip', axis: 'leak', verdict: 'not-applicable' },
       ],
     },
+    ipv6readiness: {
+      testedAt: '2026-11-24T12:37:00.000Z',
+      tests: [
+        { id: 'v4', state: 'ok', ms: 41, family: 'IPv4' },
+        { id: 'v6', state: 'ok', ms: 38, family: 'IPv6' },
+        { id: 'dual', state: 'ok', ms: 30, family: 'IPv6' },
+        { id: 'fallback', state: 'ok', ms: 2400, family: 'IPv4' },
+        { id: 'literal', state: 'not-run' },
+        { id: 'v4-large', state: 'ok', ms: 210, family: 'IPv4' },
+        { id: 'v6-large', state: 'failed', reason: 'timeout' },
+        { id: 'v6-dns', state: 'failed', reason: 'unreachable' },
+      ],
+    },
   },
 };
 

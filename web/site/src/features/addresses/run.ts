@@ -21,18 +21,19 @@ export async function runAddresses(options: {
   locale: string;
   signal: AbortSignal;
   nameOf: (detector: Detector) => string;
-  onRow: (row: AddressRow) => void;
+  /** Each detector's row as it lands, with the detector's place in the list. */
+  onRow: (row: AddressRow, index: number) => void;
 }): Promise<SectionBody<'ipinfo'>> {
   const { addresses } = await loadSiteSettings();
   const all = detectors(addresses);
   const rows = await Promise.all(
-    all.map(async (detector): Promise<AddressRow> => {
+    all.map(async (detector, index): Promise<AddressRow> => {
       const outcome = await detect(detector, fetch, options.signal);
       const row: AddressRow = { detector, outcome, view: null };
       if (outcome.state === 'done') {
         row.view = await locate(LOCAL_SOURCE, outcome.ip, options.locale, options.signal).catch(() => null);
       }
-      if (!options.signal.aborted) options.onRow(row);
+      if (!options.signal.aborted) options.onRow(row, index);
       return row;
     }),
   );

@@ -8,6 +8,9 @@ export async function saveCardImage(card: HTMLElement, fileName: string): Promis
   const { domToPng } = await import('modern-screenshot');
   const url = await domToPng(card, {
     scale: 2,
+    // The site draws with the system's fonts, so there is none to embed; and embedding reads the style sheets
+    // through an inline <style>, which the site's Content-Security-Policy (style-src 'self') refuses.
+    font: false,
     backgroundColor: getComputedStyle(document.body).backgroundColor,
     filter: (node) => !(node instanceof HTMLElement && node.dataset.noImage !== undefined),
   });

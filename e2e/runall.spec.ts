@@ -75,7 +75,7 @@ test('one page runs addresses, connectivity, WebRTC and DNS leak in order, each 
   watch.allow(/request failed: https:\/\/(1\.0\.0\.1|\[2606:4700:4700::1111\])\/cdn-cgi\/trace/);
   watch.allow(/console error: Failed to load resource: net::ERR_/);
   watch.allow(/console error: Access to fetch at 'https:\/\/(1\.0\.0\.1|\[2606:4700:4700::1111\])\/cdn-cgi\/trace'/);
-  await page.goto('/all');
+  await page.goto('/runall');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Run all tests');
 
   await expect(card(page, 'Addresses').locator('.run-summary')).toHaveText(`Your addresses as seen: ${V4}, ${V6}`);
@@ -124,7 +124,7 @@ test('the preferences are kept: tests that run by themselves, simple view, addre
   thirdParty,
 }) => {
   await everyoneAnswers(page, thirdParty);
-  await page.goto('/all');
+  await page.goto('/runall');
   await page.getByText('Preferences (kept in this browser)').click();
   for (const name of ['Connectivity', 'WebRTC leak', 'DNS leak']) {
     await page
@@ -173,7 +173,7 @@ test('a card saved as an image: a PNG download, the library fetched only on the 
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(request.url());
   });
-  await page.goto('/all');
+  await page.goto('/runall');
   const addresses = card(page, 'Addresses');
   await expect(addresses.locator('.run-summary')).toHaveText(/^Your addresses as seen/);
   const loaded = scripts.length;
@@ -200,7 +200,7 @@ test('the share dialog: a section two pages filled shows both with page and time
   // To the run-all page inside the site (the results live in the tab's memory), by the keyboard: g then a.
   await page.keyboard.press('g');
   await page.keyboard.press('a');
-  await expect(page).toHaveURL(/\/all$/);
+  await expect(page).toHaveURL(/\/runall$/);
   await expect(card(page, 'DNS leak').locator('.run-summary')).toHaveText('Test finished.');
 
   await page.keyboard.press('s');

@@ -30,17 +30,17 @@ test('the run-all preferences are kept, and a hand-edited value falls back to th
 
 test('a run on one page never replaces another page’s result of the same section; each is listed, newest first', () => {
   recordSection('dnsleak', { providers: [{ id: 'a', name: 'A' }] }, '/dnsleak');
-  recordSection('dnsleak', { providers: [{ id: 'b', name: 'B' }] }, '/all');
-  recordSection('dnsleak', { providers: [{ id: 'c', name: 'C' }] }, '/all');
+  recordSection('dnsleak', { providers: [{ id: 'b', name: 'B' }] }, '/runall');
+  recordSection('dnsleak', { providers: [{ id: 'c', name: 'C' }] }, '/runall');
   const [[id, entries]] = collectedEntries(['dnsleak']) as [[string, Array<{ page: string; section: unknown }>]];
   assert.equal(id, 'dnsleak');
-  assert.deepEqual(entries.map((e) => e.page).sort(), ['/all', '/dnsleak']);
+  assert.deepEqual(entries.map((e) => e.page).sort(), ['/dnsleak', '/runall']);
   const byPage = Object.fromEntries(entries.map((e) => [e.page, e.section]));
   assert.deepEqual((byPage['/dnsleak'] as { providers: unknown }).providers, [{ id: 'a', name: 'A' }]);
-  assert.deepEqual((byPage['/all'] as { providers: unknown }).providers, [{ id: 'c', name: 'C' }]);
+  assert.deepEqual((byPage['/runall'] as { providers: unknown }).providers, [{ id: 'c', name: 'C' }]);
   // By default a page shares its own result, else the newest.
   assert.equal(defaultEntries(['dnsleak'], '/dnsleak').get('dnsleak')!.page, '/dnsleak');
-  assert.equal(defaultEntries(['dnsleak'], '/all').get('dnsleak')!.page, '/all');
+  assert.equal(defaultEntries(['dnsleak'], '/runall').get('dnsleak')!.page, '/runall');
 });
 
 test('a section as text: every field by its report name, a list one line per item, nothing of testedAt', () => {

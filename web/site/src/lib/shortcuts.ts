@@ -10,7 +10,7 @@ export type Action =
 /** The pages `g` then a letter goes to, in the help's order. */
 export const GO_TO: ReadonlyArray<{ key: string; path: string; name: string }> = [
   { key: 'h', path: '/', name: 'home' },
-  { key: 'a', path: '/all', name: 'runall' },
+  { key: 'a', path: '/runall', name: 'runall' },
   { key: 'i', path: '/addresses', name: 'addresses' },
   { key: 'c', path: '/connectivity', name: 'connectivity' },
   { key: 'w', path: '/webrtc', name: 'webrtc' },

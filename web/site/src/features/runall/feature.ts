@@ -2,7 +2,7 @@ import { defineFeature } from '../define-feature';
 
 export default defineFeature({
   name: 'runall',
-  path: '/all',
+  path: '/runall',
   page: () => import('./RunAllPage.vue'),
   nav: { group: 'tests', order: 5 },
   uses: ['addresses', 'connectivity', 'webrtc', 'dnsleak', 'speed'],

@@ -47,7 +47,7 @@ export function featureNamespaces(): string[] {
 }
 
 // The tools that ask Cloudflare's trace at an address literal.
-const ASKS_ADDRESS_LITERALS = new Set(['addresses', 'rules']);
+const ASKS_ADDRESS_LITERALS = new Set(['addresses', 'rules', 'runall']);
 
 /** Every provider's connection refused: the DNS-leak page's state without any resolver. */
 async function dnsLeakBlocked(page: Page): Promise<void> {

@@ -34,7 +34,7 @@ test.describe('on a phone', () => {
     // Opening moves the focus to the first link; the others follow in the keyboard's order.
     await expect(nav(page).getByRole('link', { name: 'My IP' })).toBeFocused();
     await page.keyboard.press('Tab');
-    await expect(nav(page).getByRole('link', { name: 'Addresses' })).toBeFocused();
+    await expect(nav(page).getByRole('link', { name: 'Run all tests' })).toBeFocused();
     await screenshots(page, 'nav-menu-open');
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshots(page, 'nav-menu-open-dark');

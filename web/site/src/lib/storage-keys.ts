@@ -10,6 +10,7 @@ export const MASK_KEY = 'netdiag.mask';
 export const HISTORY_KEY = 'netdiag.history';
 export const CONNECTIVITY_KEY = 'netdiag.connectivity.targets';
 export const CHECKLIST_KEY = 'netdiag.checklist.done';
+export const RUNALL_KEY = 'netdiag.runall';
 /** The page the site reloaded itself into after a deploy, so it does so once (stale-build.ts). */
 export const RELOADED_FOR_KEY = 'netdiag.reloadedFor';
 /** The service worker's cache of the pages' and tools' code (pwa.ts). */
@@ -40,6 +41,7 @@ export const KEPT_IN_BROWSER: readonly KeptEntry[] = [
   { what: 'history', area: 'localStorage', name: HISTORY_KEY },
   { what: 'connectivity', area: 'localStorage', name: CONNECTIVITY_KEY },
   { what: 'checklist', area: 'localStorage', name: CHECKLIST_KEY },
+  { what: 'runall', area: 'localStorage', name: RUNALL_KEY },
   // oidc-client-ts's defaults: the sign-in's state (its PKCE verifier) for the round trip to the provider,
   // removed on return or after 15 minutes; the session (tokens and the provider's claims) for the tab.
   { what: 'signInState', area: 'localStorage', name: `${SIGN_IN_PREFIX}<random id>` },

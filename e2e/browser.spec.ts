@@ -110,6 +110,13 @@ test('on a phone the cards show in the first render: nothing on screen moves whi
         if (!entry.hadRecentInput) (window as unknown as { shifts: number }).shifts += entry.value;
       }
     }).observe({ type: 'layout-shift', buffered: true });
+    // The hints answer after the first paint, as they may on a slow phone.
+    const data = (navigator as unknown as { userAgentData?: { getHighEntropyValues(h: string[]): Promise<unknown> } })
+      .userAgentData;
+    if (data) {
+      const ask = data.getHighEntropyValues.bind(data);
+      data.getHighEntropyValues = (hints) => new Promise((resolve) => setTimeout(() => resolve(ask(hints)), 1000));
+    }
   });
   await page.goto('/browser');
   await expect(page.getByRole('region', { name: 'Browser and system' })).toContainText('Client Hints');

@@ -1,4 +1,4 @@
-import { expect, screenshots, test } from './fixtures.js';
+import { expect, PHONE, screenshots, test } from './fixtures.js';
 
 test('browser information names this Chromium, its engine and system, and the shared report shows them', async ({
   page,
@@ -43,4 +43,84 @@ test('in Chinese the page and its rows are translated', async ({ page }) => {
   await page.locator('header').getByLabel('Language').selectOption('zh-CN');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('浏览器信息');
   await expect(page.getByRole('region', { name: '浏览器与系统' })).toContainText('操作系统');
+});
+
+test('the fingerprint and graphics adapter are computed in the page, stable, and never leave it', async ({ page }) => {
+  const requested: string[] = [];
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    requested.push(request.url());
+    if (request.method() === 'POST') sent.push(request.postData() ?? '');
+  });
+  await page.goto('/browser');
+  const origin = new URL(page.url()).origin;
+  const card = page.getByRole('region', { name: 'Fingerprint' });
+  const id = card.locator('.row', { hasText: 'Identifier' }).locator('dd');
+  await expect(id).toHaveText(/^([0-9a-f]{8} ){3}[0-9a-f]{8}$/);
+  await expect(card.locator('.row', { hasText: 'Traits read' })).toContainText(/\d+/);
+  await expect(card).toContainText('It is never sent');
+  const first = (await id.innerText()).replace(/ /g, '');
+  // Headless Chromium draws WebGL in software (SwiftShader) and names it through WEBGL_debug_renderer_info.
+  const graphics = page.getByRole('region', { name: 'Graphics adapter' });
+  await expect(graphics.locator('.row', { hasText: 'Adapter' })).toContainText('SwiftShader');
+  await expect(graphics).toContainText('WEBGL_debug_renderer_info');
+
+  await page.reload();
+  await expect(id).toHaveText(first.match(/.{8}/g)!.join(' '));
+  await page.getByRole('button', { name: 'Share report' }).click();
+  await expect(page.getByLabel('Link to the report')).toHaveValue(/\/r\//);
+  const report = sent.find((body) => body.includes('"browserinfo"'));
+  expect(report).toBeDefined();
+  expect(report).not.toContain(first);
+  expect(report).not.toContain('SwiftShader');
+  // The library's own statistics request (its `monitoring`) or anything else off this site.
+  expect(requested.filter((url) => !url.startsWith(origin) && !url.startsWith('data:'))).toEqual([]);
+});
+
+test('a browser that hides the adapter or has no WebGL gets a plain note', async ({ page }) => {
+  await page.addInitScript(() => {
+    const getExtension = WebGLRenderingContext.prototype.getExtension;
+    WebGLRenderingContext.prototype.getExtension = function (this: WebGLRenderingContext, name: string) {
+      return name === 'WEBGL_debug_renderer_info' ? null : getExtension.call(this, name);
+    } as typeof getExtension;
+  });
+  await page.goto('/browser');
+  const graphics = page.getByRole('region', { name: 'Graphics adapter' });
+  await expect(graphics).toContainText('This browser hides the real adapter from websites');
+  await expect(graphics.locator('.row', { hasText: 'Adapter' })).toContainText('WebKit WebGL');
+
+  const bare = await page.context().newPage();
+  await bare.addInitScript(() => {
+    HTMLCanvasElement.prototype.getContext = () => null;
+  });
+  await bare.goto('/browser');
+  await expect(bare.getByRole('region', { name: 'Graphics adapter' })).toContainText('This browser offers no WebGL');
+  const bareId = bare.getByRole('region', { name: 'Fingerprint' }).locator('.row', { hasText: 'Identifier' });
+  await expect(bareId).toContainText(/[0-9a-f]{8}/);
+});
+
+test('on a phone the cards show in the first render: nothing on screen moves while the hints and fingerprint arrive', async ({
+  page,
+}) => {
+  await page.setViewportSize(PHONE);
+  await page.addInitScript(() => {
+    (window as unknown as { shifts: number }).shifts = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
+        if (!entry.hadRecentInput) (window as unknown as { shifts: number }).shifts += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+    // The hints answer after the first paint, as they may on a slow phone.
+    const data = (navigator as unknown as { userAgentData?: { getHighEntropyValues(h: string[]): Promise<unknown> } })
+      .userAgentData;
+    if (data) {
+      const ask = data.getHighEntropyValues.bind(data);
+      data.getHighEntropyValues = (hints) => new Promise((resolve) => setTimeout(() => resolve(ask(hints)), 1000));
+    }
+  });
+  await page.goto('/browser');
+  await expect(page.getByRole('region', { name: 'Browser and system' })).toContainText('Client Hints');
+  await expect(page.getByRole('region', { name: 'Fingerprint' }).locator('.row').first()).toBeVisible();
+  // Lighthouse's "good" layout shift is under 0.1; the page measured 0.42 when its cards waited for the hints.
+  expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBeLessThan(0.1);
 });

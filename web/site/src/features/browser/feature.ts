@@ -7,5 +7,5 @@ export default defineFeature({
   title: 'nav.browser',
   nav: { group: 'tests', order: 90 },
   report: { section: 'browserinfo', order: 90, view: () => import('./BrowserReport.vue') },
-  privacy: { browser: 'nothing' },
+  privacy: { browser: 'fingerprint' },
 });

@@ -16,14 +16,23 @@ async function clientHints(): Promise<ClientHints | null> {
   }
 }
 
-/** Everything this browser says about itself, read in the page: nothing of it is sent anywhere. */
-export async function readBrowser(): Promise<{ summary: UaSummary; facts: BrowserFacts; hints: boolean }> {
-  const hints = await clientHints();
+/**
+ * What this browser says about itself at once, from the User-Agent and
+ * `navigator`, so the page shows its cards in its first render (nothing moves
+ * when the Client Hints arrive): nothing of it is sent anywhere.
+ */
+export function readBrowserNow(): { summary: UaSummary; facts: BrowserFacts } {
   const facts = readFacts({
     navigator: navigator as Navigator & NavigatorLike,
     screen: window.screen,
     devicePixelRatio: window.devicePixelRatio,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   });
-  return { summary: summarize(navigator.userAgent, hints), facts, hints: hints !== null };
+  return { summary: summarize(navigator.userAgent), facts };
+}
+
+/** The summary refined with the Client Hints, or null where the browser offers none. */
+export async function refineWithHints(): Promise<UaSummary | null> {
+  const hints = await clientHints();
+  return hints ? summarize(navigator.userAgent, hints) : null;
 }

@@ -49,7 +49,7 @@ export interface Count {
 export function countDone(done: ReadonlySet<ItemId>): { groups: Record<GroupId, Count>; overall: Count } {
   const groups = {} as Record<GroupId, Count>;
   for (const group of GROUPS) {
-    groups[group.id] = { done: group.items.filter((id) => done.has(id)).length, total: group.items.length };
+    groups[group.id] = { done: group.items.filter((item) => done.has(item.id)).length, total: group.items.length };
   }
   return { groups, overall: { done: ALL_ITEMS.filter((id) => done.has(id)).length, total: ALL_ITEMS.length } };
 }

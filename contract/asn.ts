@@ -50,6 +50,14 @@ export const Connectivity = Type.Object({
   nodes: Type.Array(Type.Object({ asn: Type.Integer(), type: StringEnum(NODE_TYPES), name: Nullable(Type.String()) })),
   /** Customer → provider. */
   edges: Type.Array(Type.Object({ from: Type.Integer(), to: Type.Integer() })),
+  // Ours, beside the contract's graph: the site counts the neighbours from the data it draws, and tells a server
+  // without the dataset from a network missing in it.
+  /** The origin's neighbours in the same snapshot; null when the origin is not in it or no snapshot is loaded. */
+  relationships: Nullable(
+    Type.Object({ upstreams: Type.Integer(), downstreams: Type.Integer(), peers: Type.Integer() }),
+  ),
+  /** The date (YYYY-MM-DD) of the AS-relationship snapshot drawn from; null when the server has none loaded. */
+  snapshot: Nullable(Type.String({ format: 'date' })),
 });
 export type Connectivity = Static<typeof Connectivity>;
 

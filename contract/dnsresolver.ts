@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { StringEnum } from './string-enum.js';
 
 /** One provider's answer over one transport: the records, or N/A when it failed. */
 export const DnsRow = Type.Object({
@@ -7,6 +8,11 @@ export const DnsRow = Type.Object({
   country: Type.String({ pattern: '^[A-Z]{2}$' }),
   type: Type.Union([Type.Literal('udp'), Type.Literal('doh')]),
   result: Type.Union([Type.Array(Type.String()), Type.String()]),
+  /**
+   * Ours, beside the contract's row: what the resolver said, where `result` reads "N/A" for all but the first.
+   * `nxdomain`: the name does not exist; `nodata`: it exists without records of the type; `failed`: no usable answer.
+   */
+  status: StringEnum(['records', 'nxdomain', 'nodata', 'failed'] as const),
 });
 export type DnsRow = Static<typeof DnsRow>;
 

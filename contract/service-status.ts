@@ -33,6 +33,8 @@ export const Overview = Type.Object(
           /** The status page, also the link for an incident. */
           page: Type.String(),
           indicator: Indicator,
+          /** Ours: when the light shown was read from the status page; null while it has never been reached. */
+          checkedAt: Nullable(Type.String()),
         },
         { additionalProperties: false },
       ),

@@ -27,13 +27,14 @@ const connectivity: FastifyPluginAsyncTypebox<{ datasets: AsnDatasets; orgNames:
       const origin = Number(request.query.asn);
       const graph = datasets.graph;
       // Degraded, not an answer to keep for a month: no-store stays.
-      if (!graph) return { origin, nodes: [], edges: [] };
+      if (!graph) return { origin, nodes: [], edges: [], relationships: null, snapshot: null };
+      const snapshot = datasets.status('relationships').updatedAt?.toISOString().slice(0, 10) ?? null;
       const topology = upstreamTopology(graph, origin);
       const asns = topology.nodes.map((n) => n.asn);
       const answer = await orgNames.names(asns);
       const nodes = topology.nodes.map((n, i) => ({ asn: n.asn, type: n.type, name: answer.names[i] ?? null }));
       cacheWhenComplete(reply, answer);
-      return { origin, nodes, edges: topology.edges };
+      return { origin, nodes, edges: topology.edges, relationships: graph.relationCounts(origin) ?? null, snapshot };
     },
   );
 };

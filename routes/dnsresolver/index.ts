@@ -5,7 +5,7 @@ import { guarded } from '../../schemas/guarded.js';
 import { domainGuard, recordTypeGuard, type DnsRecordType } from '../../schemas/guards.js';
 import { ErrorAnswers, TooManyRequestsBody } from '../../schemas/error-body.js';
 import { loadResolvers, type ResolverSpec } from './resolvers.js';
-import { NO_ANSWER, dohResult, plainResult, type RowResult } from './result.js';
+import { FAILED, dohResult, plainNothing, plainResult, type RowAnswer } from './result.js';
 import { Questions } from './questions.js';
 import { DESCRIPTORS } from '../../lib/descriptor-budget.js';
 import { limiterKey } from '../../lib/client-ip.js';
@@ -61,16 +61,25 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
   // A waiting comparison gets its turn within one comparison's deadline, or never.
   const clientLookups = new ClientLookups(app.config.DNSRESOLVER_CLIENT_LOOKUPS, dohTimeoutMs + udpTimeoutMs);
 
-  function plain(server: string, hostname: string, type: DnsRecordType, log: FastifyBaseLogger): Promise<RowResult> {
+  function plain(server: string, hostname: string, type: DnsRecordType, log: FastifyBaseLogger): Promise<RowAnswer> {
     return questions.ask(
       `udp ${server} ${hostname} ${type}`,
       udpTimeoutMs,
-      async () => plainResult(type, await channel(server).resolve(hostname, type)),
+      async () => {
+        try {
+          return plainResult(type, await channel(server).resolve(hostname, type));
+        } catch (err) {
+          // NXDOMAIN and NODATA are answers, not failures: node:dns throws them.
+          const nothing = plainNothing(err);
+          if (nothing) return nothing;
+          throw err;
+        }
+      },
       (err) => log.debug({ err, server, hostname, type }, 'plain DNS query failed'),
     );
   }
 
-  function doh(url: string, hostname: string, type: DnsRecordType, log: FastifyBaseLogger): Promise<RowResult> {
+  function doh(url: string, hostname: string, type: DnsRecordType, log: FastifyBaseLogger): Promise<RowAnswer> {
     const target = `${url}${url.includes('?') ? '&' : '?'}name=${encodeURIComponent(hostname)}&type=${type}`;
     return questions.ask(
       `doh ${target}`,
@@ -82,7 +91,7 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
         });
         if (status !== 200) {
           log.debug({ url, status }, 'DoH resolver answered an error status');
-          return NO_ANSWER;
+          return FAILED;
         }
         return dohResult(JSON.parse(text), type);
       },
@@ -94,10 +103,10 @@ const dnsresolver: FastifyPluginAsyncTypebox<DnsResolverOptions> = async (app, o
     const out: Array<Promise<DnsRow>> = [];
     for (const { id, provider, country, udp, doh: url } of resolvers) {
       if (udp) {
-        out.push(plain(udp, hostname, type, log).then((result) => ({ id, provider, country, type: 'udp', result })));
+        out.push(plain(udp, hostname, type, log).then((answer) => ({ id, provider, country, type: 'udp', ...answer })));
       }
       if (url) {
-        out.push(doh(url, hostname, type, log).then((result) => ({ id, provider, country, type: 'doh', result })));
+        out.push(doh(url, hostname, type, log).then((answer) => ({ id, provider, country, type: 'doh', ...answer })));
       }
     }
     return out;

@@ -1,5 +1,5 @@
 import { Slots } from '../../lib/slots.js';
-import { NO_ANSWER, type RowResult } from './result.js';
+import { FAILED, type RowAnswer } from './result.js';
 
 // A question whose turn comes with less than this left of its deadline is not asked: its answer
 // could not arrive in time, and asking would hold a slot (c-ares keeps a plain query for its whole
@@ -7,18 +7,18 @@ import { NO_ANSWER, type RowResult } from './result.js';
 const TOO_LATE_MS = 100;
 
 /** Asks one outside resolver; `remainingMs` is what is left of the deadline when its turn comes. */
-export type Question = (remainingMs: number) => Promise<RowResult>;
+export type Question = (remainingMs: number) => Promise<RowAnswer>;
 
 /**
  * The outside DNS questions (plain and DoH) of every lookup: a question
  * already out to the same resolver is shared instead of asked again, and at
  * most `concurrency` are out at once, the others waiting their turn. A
- * question's answer is N/A once its deadline passes, waiting or asked, and
+ * question's answer is N/A (failed) once its deadline passes, waiting or asked, and
  * when it fails (`onFailure` hears why).
  */
 export class Questions {
   private readonly slots: Slots;
-  private readonly inFlight = new Map<string, Promise<RowResult>>();
+  private readonly inFlight = new Map<string, Promise<RowAnswer>>();
 
   constructor(concurrency: number) {
     this.slots = new Slots(concurrency);
@@ -30,7 +30,7 @@ export class Questions {
    * deadline as the first caller, later, so the shared answer is within its
    * own deadline too.
    */
-  ask(key: string, deadlineMs: number, question: Question, onFailure: (err: unknown) => void): Promise<RowResult> {
+  ask(key: string, deadlineMs: number, question: Question, onFailure: (err: unknown) => void): Promise<RowAnswer> {
     let answer = this.inFlight.get(key);
     if (!answer) {
       answer = this.withinDeadline(deadlineMs, question, onFailure).finally(() => this.inFlight.delete(key));
@@ -55,12 +55,12 @@ export class Questions {
     try {
       const asked = this.slots.run(async () => {
         const remainingMs = deadlineAt - performance.now();
-        return remainingMs < TOO_LATE_MS ? NO_ANSWER : question(remainingMs);
+        return remainingMs < TOO_LATE_MS ? FAILED : question(remainingMs);
       }, expired.signal);
-      return (await Promise.race([asked, timedOut])) ?? NO_ANSWER;
+      return (await Promise.race([asked, timedOut])) ?? FAILED;
     } catch (err) {
       onFailure(err);
-      return NO_ANSWER;
+      return FAILED;
     } finally {
       clearTimeout(timer);
     }

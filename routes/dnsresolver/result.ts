@@ -7,6 +7,31 @@ export type RowResult = string[] | string;
 /** The site's marker for no answer at all, shown dimmed. */
 export const NO_ANSWER = 'N/A';
 
+/**
+ * What a resolver said, beside the contract's `result` (where all but the first read "N/A"): records; the name
+ * does not exist (NXDOMAIN); the name exists without records of the type (NODATA); or no usable answer
+ * (a timeout, SERVFAIL, a refusal, a broken body).
+ */
+export type RowStatus = 'records' | 'nxdomain' | 'nodata' | 'failed';
+
+/** One row's answer: the contract's `result` and what it means. */
+export interface RowAnswer {
+  result: RowResult;
+  status: RowStatus;
+}
+
+export const FAILED: RowAnswer = { result: NO_ANSWER, status: 'failed' };
+
+// node:dns's codes for an answer that says there is nothing: NXDOMAIN, and NODATA.
+const NOTHING_CODES: Record<string, RowStatus> = { ENOTFOUND: 'nxdomain', ENODATA: 'nodata' };
+
+/** A plain-DNS failure that is an answer (NXDOMAIN, NODATA), or undefined for a real failure. */
+export function plainNothing(err: unknown): RowAnswer | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  const status = typeof code === 'string' ? NOTHING_CODES[code] : undefined;
+  return status ? { result: NO_ANSWER, status } : undefined;
+}
+
 const fqdn = (name: string) => (name === '' ? '.' : name.endsWith('.') ? name : `${name}.`);
 const quote = (text: string) => `"${text.replace(/(["\\])/g, '\\$1')}"`;
 
@@ -17,10 +42,10 @@ const quote = (text: string) => `"${text.replace(/(["\\])/g, '\\$1')}"`;
  * ("10 mx1.example.com., 20 mx2.example.com."), and the other types in
  * zone-file form, as DoH resolvers write their `data`.
  */
-export function plainResult(type: DnsRecordType, records: unknown): RowResult {
+export function plainResult(type: DnsRecordType, records: unknown): RowAnswer {
   const answers = plainAnswers(type, records);
-  if (answers.length === 0) return NO_ANSWER;
-  return type === 'MX' ? answers.join(', ') : answers;
+  if (answers.length === 0) return { result: NO_ANSWER, status: 'nodata' };
+  return { result: type === 'MX' ? answers.join(', ') : answers, status: 'records' };
 }
 
 function plainAnswers(type: DnsRecordType, records: unknown): string[] {
@@ -99,25 +124,32 @@ export function txtText(data: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
+// DoH JSON's Status is the DNS RCODE: 0 NOERROR, 3 NXDOMAIN; any other is a failure (SERVFAIL, REFUSED...).
+const NOERROR = 0;
+const NXDOMAIN = 3;
+
 /**
  * A DoH JSON answer as the site reads it: the `data` of every Answer record
  * of the type asked (a CNAME chain's steps are left out, as plain DNS leaves
  * them out, so one record set compares equal whatever the transport; TXT
  * unquoted by txtText), `["N/A"]` when the answer holds none (NODATA,
- * NXDOMAIN), `"N/A"` when the body is not a DoH JSON answer.
+ * NXDOMAIN, told apart by `status`), `"N/A"` when the body is not a DoH JSON
+ * answer.
  */
-export function dohResult(body: unknown, type: DnsRecordType): RowResult {
-  if (typeof body !== 'object' || body === null || typeof (body as { Status?: unknown }).Status !== 'number') {
-    return NO_ANSWER;
-  }
+export function dohResult(body: unknown, type: DnsRecordType): RowAnswer {
+  const status = (body as { Status?: unknown } | null)?.Status;
+  if (typeof body !== 'object' || body === null || typeof status !== 'number') return FAILED;
   const answer = (body as { Answer?: unknown }).Answer;
-  if (answer === undefined) return [NO_ANSWER];
+  if (answer === undefined) {
+    return { result: [NO_ANSWER], status: status === NXDOMAIN ? 'nxdomain' : status === NOERROR ? 'nodata' : 'failed' };
+  }
   const records = (Array.isArray(answer) ? answer : []).filter(
     (record: unknown): record is { type?: unknown; data?: unknown } => typeof record === 'object' && record !== null,
   );
   const data = records
     .filter((record) => record.type === TYPE_NUMBERS[type] && typeof record.data === 'string')
     .map((record) => (type === 'TXT' ? txtText(record.data as string) : (record.data as string)));
-  if (data.length) return data;
-  return records.some((record) => typeof record.data === 'string') ? [NO_ANSWER] : NO_ANSWER;
+  if (data.length) return { result: data, status: 'records' };
+  // A CNAME chain without a record of the type at its end: the name exists, with nothing of this type.
+  return records.some((record) => typeof record.data === 'string') ? { result: [NO_ANSWER], status: 'nodata' } : FAILED;
 }

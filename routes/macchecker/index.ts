@@ -30,6 +30,18 @@ const hexPairs = (v: unknown) =>
         .join(':')
     : NOT_AVAILABLE;
 const flag = (v: unknown) => v === true;
+const address = (v: unknown) => (typeof v === 'string' && /^[0-9A-Fa-f]{12}$/.test(v) ? parseInt(v, 16) : null);
+
+/**
+ * How many addresses the block holds, counted from its bounds: the provider's
+ * own `blockSize` is the last address minus the first (16,777,215 for a 24-bit
+ * block), one short of the block. 48-bit addresses are exact in a double.
+ */
+function blockSize(start: unknown, end: unknown): number | typeof NOT_AVAILABLE {
+  const first = address(start);
+  const last = address(end);
+  return first === null || last === null || last < first ? NOT_AVAILABLE : last - first + 1;
+}
 
 /** maclookup.app's v2 answer as the site reads it: colon pairs, "N/A" for what is missing, the address bits of the first octet. */
 export function normalise(mac: string, data: Record<string, unknown>): MacVendor {
@@ -50,10 +62,7 @@ export function normalise(mac: string, data: Record<string, unknown>): MacVendor
         : NOT_AVAILABLE,
     blockStart: hexPairs(data.blockStart),
     blockEnd: hexPairs(data.blockEnd),
-    blockSize:
-      typeof data.blockSize === 'number' && Number.isInteger(data.blockSize) && data.blockSize > 0
-        ? data.blockSize
-        : NOT_AVAILABLE,
+    blockSize: blockSize(data.blockStart, data.blockEnd),
     blockType: orNotAvailable(data.blockType),
     updated: orNotAvailable(data.updated),
     isRand: flag(data.isRand),

@@ -173,12 +173,11 @@ export class StatusPoller {
   }
 
   private publish(): void {
-    const providers = this.options.providers.map((p) => ({
-      id: p.id,
-      name: p.name,
-      page: p.page,
-      indicator: (this.entries.get(p.id) ?? NO_DATA).indicator,
-    }));
+    const providers = this.options.providers.map((p) => {
+      const entry = this.entries.get(p.id) ?? NO_DATA;
+      const checkedAt = entry.fetchedAt === undefined ? null : new Date(entry.fetchedAt).toISOString();
+      return { id: p.id, name: p.name, page: p.page, indicator: entry.indicator, checkedAt };
+    });
     this.overviewRecord = {
       updatedAt: this.updatedAt === null ? null : new Date(this.updatedAt).toISOString(),
       providers,

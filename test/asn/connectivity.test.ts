@@ -50,7 +50,7 @@ test('the contract shape: typed nodes, customer-to-provider edges, cacheable for
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['cache-control'], 'public, max-age=2592000');
   const body = res.json() as Body;
-  assert.deepEqual(Object.keys(body), ['origin', 'nodes', 'edges']);
+  assert.deepEqual(Object.keys(body), ['origin', 'nodes', 'edges', 'relationships', 'snapshot']);
   assert.equal(body.origin, 15169);
   assert.deepEqual(body.nodes[0], { asn: 15169, type: 'origin', name: 'Google LLC' });
   assert.deepEqual(byAsn(body), [
@@ -63,6 +63,21 @@ test('the contract shape: typed nodes, customer-to-provider edges, cacheable for
   assert.deepEqual(edgeSet(body), new Set(['15169>3356', '15169>6453', '6453>1299', '6453>2914']));
   for (const e of body.edges) assert.deepEqual(Object.keys(e), ['from', 'to']);
   assert.equal(fake.requestsTo(RIPE).length, 0);
+});
+
+test('the counts of neighbours come from the snapshot the graph is drawn from, and name its date', async (t) => {
+  const { app } = await loadedApi(t);
+  const google = (await call(app, '/api/asn-connectivity?asn=15169')).json() as Body & { relationships: unknown };
+  const drawn = google.edges.filter((e) => e.from === 15169).length;
+  assert.deepEqual(google.relationships, { upstreams: drawn, downstreams: 0, peers: 1 });
+  const cloudflare = (await call(app, '/api/asn-connectivity?asn=13335')).json() as Body & {
+    relationships: unknown;
+    snapshot: string;
+  };
+  // Four providers, three drawn: 6939 leads to no Tier-1 and is pruned; the site says so under the graph.
+  assert.deepEqual(cloudflare.relationships, { upstreams: 4, downstreams: 0, peers: 1 });
+  // A snapshot on disk without the download's record is dated by its file.
+  assert.match(cloudflare.snapshot, /^\d{4}-\d{2}-\d{2}$/);
 });
 
 test('a multi-homed AS: Tier-1 providers directly, intermediates up to their Tier-1s, a provider that leads nowhere pruned', async (t) => {
@@ -104,11 +119,13 @@ test('a stub AS: its one provider and the Tier-1s above; RIPEstat names only the
 
 test('a Tier-1 queried itself is one origin-tier1 node', async (t) => {
   const { app } = await loadedApi(t);
-  const body = (await call(app, '/api/asn-connectivity?asn=174')).json() as Body;
+  const body = (await call(app, '/api/asn-connectivity?asn=174')).json() as Body & { snapshot: string };
   assert.deepEqual(body, {
     origin: 174,
     nodes: [{ asn: 174, type: 'origin-tier1', name: 'Cogent Communications' }],
     edges: [],
+    relationships: { upstreams: 0, downstreams: 102, peers: 3 },
+    snapshot: body.snapshot,
   });
 });
 
@@ -126,7 +143,10 @@ test('an AS missing from the snapshot gives an empty graph', async (t) => {
   const { app } = await loadedApi(t);
   const res = await call(app, '/api/asn-connectivity?asn=64511');
   assert.equal(res.statusCode, 200);
-  assert.deepEqual(res.json(), { origin: 64511, nodes: [], edges: [] });
+  const body = res.json() as Body & { snapshot: string | null };
+  // The snapshot is dated: the network is missing from the data, the server is not missing the data.
+  assert.match(body.snapshot ?? '', /^\d{4}-\d{2}-\d{2}$/);
+  assert.deepEqual(body, { origin: 64511, nodes: [], edges: [], relationships: null, snapshot: body.snapshot });
   assert.equal(fake.requestsTo(RIPE).length, 0);
 });
 
@@ -135,7 +155,7 @@ test('without a snapshot: an empty graph, never an error, and not cached', async
   const res = await call(app, '/api/asn-connectivity?asn=13335');
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['cache-control'], 'no-store');
-  assert.deepEqual(res.json(), { origin: 13335, nodes: [], edges: [] });
+  assert.deepEqual(res.json(), { origin: 13335, nodes: [], edges: [], relationships: null, snapshot: null });
   await app.close();
 });
 

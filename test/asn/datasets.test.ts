@@ -137,7 +137,7 @@ test('a failed start-up download is non-fatal: the route degrades to an empty gr
   assert.equal(lines[0]!.err, undefined);
   const res = await call(app, '/api/asn-connectivity?asn=13335');
   assert.equal(res.statusCode, 200);
-  assert.deepEqual(res.json(), { origin: 13335, nodes: [], edges: [] });
+  assert.deepEqual(res.json(), { origin: 13335, nodes: [], edges: [], relationships: null, snapshot: null });
   assert.equal(res.headers['cache-control'], 'no-store');
 });
 

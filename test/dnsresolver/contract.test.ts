@@ -54,7 +54,7 @@ test('REQUIRED fields of every row: provider, type udp|doh, a two-letter country
   }
   assert.deepEqual(
     body.results.filter((r) => r.provider === '114DNS'),
-    [{ id: '114dns', provider: '114DNS', country: 'CN', type: 'udp', result: ['93.184.215.14'] }],
+    [{ id: '114dns', provider: '114DNS', country: 'CN', type: 'udp', result: ['93.184.215.14'], status: 'records' }],
   );
 });
 

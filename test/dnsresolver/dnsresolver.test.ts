@@ -42,7 +42,14 @@ function doh(all: Canned | Handler, overrides: Record<string, Canned | Handler> 
   for (const [host, path] of DOH_ENDPOINTS) fake.on('GET', host, path, overrides[host] ?? all);
 }
 
-type Row = { id: string; provider: string; country: string; type: 'udp' | 'doh'; result: string[] | string };
+type Row = {
+  id: string;
+  provider: string;
+  country: string;
+  type: 'udp' | 'doh';
+  result: string[] | string;
+  status: string;
+};
 const rowsOf = (body: unknown) => (body as { results: Row[] }).results;
 const A_EXAMPLE = [{ type: 'A' as const, name: 'example.com', ttl: 300, data: '93.184.215.14' }];
 
@@ -60,8 +67,30 @@ test('one row per provider and protocol, in list order with udp before doh, neve
   assert.deepEqual(Object.keys(body), ['hostname', 'results']);
   assert.equal(body.hostname, 'example.com');
   const expectedRows = RESOLVERS.flatMap((r) => [
-    ...(r.udp ? [{ id: r.id, provider: r.provider, country: r.country, type: 'udp', result: ['93.184.215.14'] }] : []),
-    ...(r.doh ? [{ id: r.id, provider: r.provider, country: r.country, type: 'doh', result: ['93.184.215.14'] }] : []),
+    ...(r.udp
+      ? [
+          {
+            id: r.id,
+            provider: r.provider,
+            country: r.country,
+            type: 'udp',
+            result: ['93.184.215.14'],
+            status: 'records',
+          },
+        ]
+      : []),
+    ...(r.doh
+      ? [
+          {
+            id: r.id,
+            provider: r.provider,
+            country: r.country,
+            type: 'doh',
+            result: ['93.184.215.14'],
+            status: 'records',
+          },
+        ]
+      : []),
   ]);
   assert.deepEqual(body.results, expectedRows);
   assert.equal(dns.questions.length, UDP);
@@ -124,18 +153,19 @@ test('MX: plain DNS answers one string of "priority exchange." pairs; DoH an arr
   await app.close();
 });
 
-test('NXDOMAIN: "N/A" over plain DNS, ["N/A"] over DoH (its answer has no Answer section)', async () => {
+test('NXDOMAIN: "N/A" over plain DNS, ["N/A"] over DoH (its answer has no Answer section), and said as nxdomain', async () => {
   doh({ json: fixture('dns.google', 'nonexistent.example-A.json') });
   const app = await api();
   const res = await call(app, '/api/dnsresolver?hostname=nonexistent.example&type=A');
   assert.equal(res.statusCode, 200);
   for (const row of rowsOf(res.json())) {
     assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['N/A'], `${row.id} ${row.type}`);
+    assert.equal(row.status, 'nxdomain', `${row.id} ${row.type}`);
   }
   await app.close();
 });
 
-test('an empty answer (NODATA): "N/A" over plain DNS, ["N/A"] over DoH', async () => {
+test('an empty answer (NODATA): "N/A" over plain DNS, ["N/A"] over DoH, said as nodata: the name exists', async () => {
   dns.on('example.com', 'AAAA', { answers: [] });
   doh({ json: { Status: 0, Question: [{ name: 'example.com.', type: 28 }] } });
   const app = await api();
@@ -143,6 +173,7 @@ test('an empty answer (NODATA): "N/A" over plain DNS, ["N/A"] over DoH', async (
   assert.equal(res.statusCode, 200);
   for (const row of rowsOf(res.json())) {
     assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['N/A'], `${row.id} ${row.type}`);
+    assert.equal(row.status, 'nodata', `${row.id} ${row.type}`);
   }
   await app.close();
 });
@@ -155,6 +186,7 @@ test('SERVFAIL over plain DNS is "N/A" in that row alone', async () => {
   assert.equal(res.statusCode, 200);
   for (const row of rowsOf(res.json())) {
     assert.deepEqual(row.result, row.type === 'udp' ? 'N/A' : ['93.184.215.14'], `${row.id} ${row.type}`);
+    assert.equal(row.status, row.type === 'udp' ? 'failed' : 'records', `${row.id} ${row.type}`);
   }
   await app.close();
 });
@@ -168,6 +200,7 @@ test('a slow DoH resolver is "N/A" at its deadline while the other rows answer',
   for (const row of rowsOf(res.json())) {
     const slow = row.id === 'google' && row.type === 'doh';
     assert.deepEqual(row.result, slow ? 'N/A' : ['93.184.215.14'], `${row.id} ${row.type}`);
+    assert.equal(row.status, slow ? 'failed' : 'records', `${row.id} ${row.type}`);
   }
   await app.close();
 });

@@ -1,6 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dohResult, plainResult, txtText } from '../../routes/dnsresolver/result.js';
+import type { DnsRecordType } from '../../schemas/guards.js';
+import {
+  dohResult as dohAnswer,
+  plainNothing,
+  plainResult as plainAnswer,
+  txtText,
+} from '../../routes/dnsresolver/result.js';
+
+// What the row's `result` reads; what it means (`status`) has its own tests below.
+const plainResult = (type: DnsRecordType, records: unknown) => plainAnswer(type, records).result;
+const dohResult = (body: unknown, type: DnsRecordType) => dohAnswer(body, type).result;
 
 test('plain DNS: addresses and names as node:dns gives them; nothing is "N/A"', () => {
   assert.deepEqual(plainResult('A', ['93.184.215.14']), ['93.184.215.14']);
@@ -84,6 +94,31 @@ test('DoH: the Answer records of the type asked; none is ["N/A"]; a body that is
   assert.equal(dohResult({ error: 'bad request' }, 'A'), 'N/A');
   assert.equal(dohResult(null, 'A'), 'N/A');
   assert.equal(dohResult([], 'A'), 'N/A');
+});
+
+test('what each answer means: records, a name that does not exist, a name without records of the type, a failure', () => {
+  assert.equal(plainAnswer('A', ['93.184.215.14']).status, 'records');
+  assert.equal(plainAnswer('A', []).status, 'nodata');
+  // node:dns throws NXDOMAIN and NODATA: they are answers; anything else is a failure.
+  assert.deepEqual(plainNothing(Object.assign(new Error('queryA ENOTFOUND x'), { code: 'ENOTFOUND' })), {
+    result: 'N/A',
+    status: 'nxdomain',
+  });
+  assert.deepEqual(plainNothing(Object.assign(new Error('queryA ENODATA x'), { code: 'ENODATA' })), {
+    result: 'N/A',
+    status: 'nodata',
+  });
+  assert.equal(plainNothing(Object.assign(new Error('queryA ESERVFAIL x'), { code: 'ESERVFAIL' })), undefined);
+  assert.equal(plainNothing(Object.assign(new Error('queryA ETIMEOUT x'), { code: 'ETIMEOUT' })), undefined);
+  assert.equal(plainNothing(null), undefined);
+
+  assert.equal(dohAnswer({ Status: 0, Answer: [{ type: 1, data: '93.184.215.14' }] }, 'A').status, 'records');
+  assert.equal(dohAnswer({ Status: 3 }, 'A').status, 'nxdomain');
+  assert.equal(dohAnswer({ Status: 0 }, 'A').status, 'nodata');
+  assert.equal(dohAnswer({ Status: 0, Answer: [{ type: 5, data: 'example.org.' }] }, 'A').status, 'nodata');
+  assert.deepEqual(dohAnswer({ Status: 2 }, 'A'), { result: ['N/A'], status: 'failed' });
+  assert.equal(dohAnswer({ Status: 0, Answer: [] }, 'A').status, 'failed');
+  assert.equal(dohAnswer({ error: 'bad request' }, 'A').status, 'failed');
 });
 
 test('one TXT record reads the same from plain DNS and from DoH, quoted or not', () => {

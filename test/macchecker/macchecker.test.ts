@@ -31,7 +31,7 @@ test('answers the contract shape: success, colon-paired prefix and block, the pr
     country: 'US',
     blockStart: '00:00:0C:00:00:00',
     blockEnd: '00:00:0C:FF:FF:FF',
-    blockSize: 16777215,
+    blockSize: 16777216,
     blockType: 'MA-L',
     updated: '2015-11-17',
     isRand: false,
@@ -59,6 +59,35 @@ test('the four address bits come from the first octet of the address asked about
   assert.deepEqual(await bits('0A0000000001'), { isMulticast: false, isUnicast: true, isLocal: true, isGlobal: false });
   assert.deepEqual(await bits('FFFFFFFFFFFF'), { isMulticast: true, isUnicast: false, isLocal: true, isGlobal: false });
   assert.deepEqual(await bits('AC0000000001'), { isMulticast: false, isUnicast: true, isLocal: false, isGlobal: true });
+  await app.close();
+});
+
+test("the block size counts every address of the block, 2^24, 2^20 and 2^12, not the provider's last-minus-first", async () => {
+  // maclookup.app's own blockSize is one short: 16777215 for a 24-bit block, 1048575 and 4095 for the others.
+  const blocks = [
+    ['MA-L', '00000C000000', '00000CFFFFFF', 16777215, 2 ** 24],
+    ['MA-M', '70B3D5000000', '70B3D50FFFFF', 1048575, 2 ** 20],
+    ['MA-S', '70B3D5F2F000', '70B3D5F2FFFF', 4095, 2 ** 12],
+  ] as const;
+  const app = await api();
+  for (const [blockType, blockStart, blockEnd, providerSize, size] of blocks) {
+    fake.reset();
+    const answer = {
+      ...(fixture(HOST, 'found.json') as object),
+      blockType,
+      blockStart,
+      blockEnd,
+      blockSize: providerSize,
+    };
+    fake.on('GET', HOST, `/v2/macs/${blockStart}`, { json: answer });
+    const res = await call(app, `/api/macchecker?mac=${blockStart}`);
+    assert.equal(res.json().blockSize, size, blockType);
+  }
+  fake.reset();
+  fake.on('GET', HOST, '/v2/macs/00000C000001', {
+    json: { ...(fixture(HOST, 'found.json') as object), blockEnd: '', blockSize: 16777215 },
+  });
+  assert.equal((await call(app, '/api/macchecker?mac=00000C000001')).json().blockSize, 'N/A', 'no bounds, no size');
   await app.close();
 });
 

@@ -90,15 +90,15 @@ test('overview: every provider with id, name, page and a light, from the primed 
     overview.providers.map((p: { id: string; name: string; page: string }) => [p.id, p.name, p.page]),
     CONTRACT_PROVIDERS.map((row) => [...row]),
   );
-  assert.deepEqual(
-    overview.providers.find((p: { id: string }) => p.id === 'github'),
-    {
-      id: 'github',
-      name: 'GitHub',
-      page: 'https://www.githubstatus.com',
-      indicator: 'minor',
-    },
-  );
+  const githubLight = overview.providers.find((p: { id: string }) => p.id === 'github')!;
+  assert.ok(Number.isFinite(Date.parse(githubLight.checkedAt ?? '')), 'when its light was read');
+  assert.deepEqual(githubLight, {
+    id: 'github',
+    name: 'GitHub',
+    page: 'https://www.githubstatus.com',
+    indicator: 'minor',
+    checkedAt: githubLight.checkedAt,
+  });
   // The fakes give every card a light, in every colour.
   const lights = Object.fromEntries(
     overview.providers.map((p: { id: string; indicator: string }) => [p.id, p.indicator]),
@@ -271,6 +271,13 @@ test('a failing summary keeps the last good entry; a failing incidents.json keep
   assert.deepEqual(p.detail('beta'), good);
   const lights = Object.fromEntries(p.overview().providers.map((l) => [l.id, l.indicator]));
   assert.deepEqual(lights, { alpha: 'none', beta: 'minor', gamma: 'minor' });
+  // A kept light says when it was read, so the site can tell it from a fresh one.
+  const checked = Object.fromEntries(p.overview().providers.map((l) => [l.id, l.checkedAt]));
+  assert.deepEqual(checked, {
+    alpha: '2026-11-22T12:10:00.000Z',
+    beta: '2026-11-22T12:00:00.000Z',
+    gamma: '2026-11-22T12:00:00.000Z',
+  });
   // alpha: a fresh light, the previous incidents.
   assert.deepEqual(
     p.detail('alpha')!.incidents,
@@ -318,6 +325,9 @@ test('a provider that never answered is unknown with no components; a hanging on
   await p.refresh();
   const beta = p.detail('beta')!;
   assert.equal(p.overview().providers[1]!.indicator, 'unknown');
+  // Never reached: no time to show for it (the site says "not reached", not when it last checked).
+  assert.equal(p.overview().providers[1]!.checkedAt, null);
+  assert.equal(typeof p.overview().providers[0]!.checkedAt, 'string');
   assert.deepEqual(beta.components, []);
   // Its incidents still came in.
   assert.equal(beta.incidents.length, 3);

@@ -1,6 +1,21 @@
+import countries from 'i18n-iso-countries';
 import type { Plugin } from 'vite';
 
 const PREFIX = 'virtual:country-names/';
+const CODES = 'virtual:country-codes';
+// ISO 3166-1 leaves these to its users (XK for Kosovo is one): no country of the standard.
+const USER_ASSIGNED = /^(AA|Q[M-Z]|X[A-Z]|ZZ)$/;
+
+/**
+ * The current ISO 3166-1 countries' alpha-2 codes, from i18n-iso-countries'
+ * maintained list: ICU names old and special regions too (SU, DD, CS, UN,
+ * XA…), which a list of countries must not offer.
+ */
+export function isoCountryCodes(): string[] {
+  return Object.keys(countries.getAlpha2Codes())
+    .filter((code) => !USER_ASSIGNED.test(code))
+    .sort();
+}
 
 /**
  * Speed device (docs/performance.md, "Country names at build time"): the
@@ -14,8 +29,10 @@ const PREFIX = 'virtual:country-names/';
 export function countryNames(): Plugin {
   return {
     name: 'country-names',
-    resolveId: (id) => (id.startsWith(PREFIX) ? `\0${id}` : undefined),
+    resolveId: (id) => (id.startsWith(PREFIX) || id === CODES ? `\0${id}` : undefined),
     load(id) {
+      // `import codes from 'virtual:country-codes'`: the list above, for a page that offers countries to choose.
+      if (id === `\0${CODES}`) return `export default ${JSON.stringify(isoCountryCodes())};`;
       if (!id.startsWith(`\0${PREFIX}`)) return undefined;
       const locale = id.slice(PREFIX.length + 1);
       // A Node built without full ICU would answer English or bare codes for every language.

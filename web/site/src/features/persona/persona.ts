@@ -37,3 +37,12 @@ export function cardBin(text: string): string | null {
   const digits = text.replace(/[\s-]/g, '');
   return /^\d{6,8}$/.test(digits) ? digits : null;
 }
+
+/** The countries a persona may claim: one entry per code, named and sorted in the page's language. */
+export function countryChoices(
+  codes: readonly string[],
+  nameOf: (code: string) => string,
+  locale: string,
+): Array<{ code: string; name: string }> {
+  return codes.map((code) => ({ code, name: nameOf(code) })).sort((a, b) => a.name.localeCompare(b.name, locale));
+}

@@ -1,26 +1,16 @@
 import { isIpv4, isIpv6 } from '../../lib/ip.js';
-
-/** An address family a NAT maps separately. */
-export type Family = 'ipv4' | 'ipv6';
+import type { SectionBody } from '../../lib/report-sections.js';
 
 /**
- * A round's or a run's answer. The first five are RFC 4787's mapping
- * behaviours, or the two pairs a round could not tell apart: one address
- * answering on two ports cannot tell an address-dependent NAT from none at
- * all, and two addresses without a second port on one of them cannot tell
- * whether the port matters. The rest say why there is no answer.
+ * A round's or a run's answer (the report's whitelist holds the list): the
+ * first five are RFC 4787's mapping behaviours, or the two pairs a round
+ * could not tell apart: one address answering on two ports cannot tell an
+ * address-dependent NAT from an endpoint-independent one, and two addresses without a second
+ * port on one of them cannot tell whether the port matters. The rest say why
+ * there is no answer.
  */
-export type Answer =
-  | 'endpoint-independent'
-  | 'address-dependent'
-  | 'address-and-port-dependent'
-  | 'endpoint-or-address-dependent'
-  | 'address-or-port-dependent'
-  | 'no-nat'
-  | 'no-answer'
-  | 'one-answered'
-  | 'few-servers'
-  | 'unavailable';
+export type Answer = SectionBody<'nattest'>['families'][number]['mapping'];
+export type Family = SectionBody<'nattest'>['families'][number]['family'];
 
 export const ANSWERS: readonly Answer[] = [
   'endpoint-independent',
@@ -44,7 +34,7 @@ export interface Endpoint {
 
 /** `stun:host[:port]` (RFC 7064; 3478 by default), a bracketed IPv6 literal included; null for anything else. */
 export function endpointOf(url: string): Endpoint | null {
-  const match = /^stuns?:(\[[0-9a-fA-F:.]+\]|[^:[\]/?#]+)(?::(\d{1,5}))?$/.exec(url.trim());
+  const match = /^stun:(\[[0-9a-fA-F:.]+\]|[^:[\]/?#]+)(?::(\d{1,5}))?$/.exec(url.trim());
   if (!match) return null;
   const host = (match[1] ?? '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
   const port = match[2] === undefined ? 3478 : Number(match[2]);

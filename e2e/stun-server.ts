@@ -75,37 +75,43 @@ async function freePort(namespace: string): Promise<number> {
   }
 }
 
+/** The NAT in front of a test's coturn: one nftables table in the namespace, keyed by its port. */
+interface Nat {
+  table: string;
+  /** The rule's match and translation, e.g. `udp dport 20000 snat to 193.0.0.1`. */
+  rule: string;
+}
+
 /**
- * A real STUN server, Debian's coturn (STUN only: no TURN, TLS, CLI or
- * database), in the run's network namespace (e2e/stun-network.ts) behind a NAT
- * that presents every client as `mappedAs`: the browser, on this machine, then
- * gets a server-reflexive candidate as it would behind a home router, with an
- * address the demo's geolocation fixtures know. (On one loopback there is no
- * NAT, and libwebrtc drops a reflexive candidate equal to a local address.)
- * Per test only a process and an nftables table keyed by its port: nftables
- * speaks NETLINK_NETFILTER, which Chromium's network-change watch does not
- * hear, and no interface or address changes. Needs root; `close()` takes both.
+ * Debian's coturn (STUN only: no TURN, TLS, CLI or database) on `addresses`
+ * and `port` of the run's namespace, behind `nat`; started once it answers at
+ * every endpoint in `endpoints` (address and port) with `mappedAs`. On two
+ * addresses coturn also answers on `port` + 1 (RFC 5780's alternate port).
  */
-export async function startStunBehindNat(mappedAs: string): Promise<StunServer> {
-  const { namespace, address } = sharedStunNetwork();
-  const port = await freePort(namespace);
-  const table = `e2e_stun_${port}`;
+async function startCoturn(
+  addresses: string[],
+  port: number,
+  nat: Nat,
+  mappedAs: string,
+  endpoints: [string, number][],
+): Promise<() => Promise<void>> {
+  const { namespace } = sharedStunNetwork();
   const dir = await mkdtemp(join(tmpdir(), 'e2e-stun-'));
   const cleanUp = async () => {
-    await run('ip', ['netns', 'exec', namespace, 'nft', 'delete', 'table', 'ip', table]).catch(() => undefined);
+    await run('ip', ['netns', 'exec', namespace, 'nft', 'delete', 'table', 'ip', nat.table]).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    // The NAT: packets reaching this port arrive from `mappedAs`; conntrack turns the answers back.
+    // The NAT: packets reaching these ports arrive translated; conntrack turns the answers back.
     await writeFile(
       join(dir, 'nat.nft'),
-      `table ip ${table} {\n chain input {\n  type nat hook input priority 100;\n  udp dport ${port} snat to ${mappedAs}\n }\n}\n`,
+      `table ip ${nat.table} {\n chain input {\n  type nat hook input priority 100;\n  ${nat.rule}\n }\n}\n`,
     );
     await run('ip', ['netns', 'exec', namespace, 'nft', '-f', join(dir, 'nat.nft')]);
     await writeFile(
       join(dir, 'turnserver.conf'),
       [
-        `listening-ip=${address}`,
+        ...addresses.map((address) => `listening-ip=${address}`),
         `listening-port=${port}`,
         'stun-only',
         'no-tls',
@@ -137,13 +143,65 @@ export async function startStunBehindNat(mappedAs: string): Promise<StunServer> 
     await cleanUp();
   };
   try {
-    const seen = await mappedAddress(address, port, START_LIMIT_MS);
-    if (seen !== mappedAs) throw new Error(`the NAT presented this machine as ${seen}, not ${mappedAs}`);
+    for (const [address, at] of endpoints) {
+      const seen = await mappedAddress(address, at, START_LIMIT_MS);
+      if (seen !== mappedAs) throw new Error(`the NAT presented this machine as ${seen}, not ${mappedAs}`);
+    }
   } catch (err) {
     await stop();
     throw new Error(`${(err as Error).message}; coturn said: ${output}`);
   }
-  return { url: `stun:${address}:${port}`, close: stop };
+  return stop;
+}
+
+/**
+ * A real STUN server, coturn in the run's network namespace (e2e/stun-network.ts) behind a NAT
+ * that presents every client as `mappedAs`: the browser, on this machine, then
+ * gets a server-reflexive candidate as it would behind a home router, with an
+ * address the demo's geolocation fixtures know. (On one loopback there is no
+ * NAT, and libwebrtc drops a reflexive candidate equal to a local address.)
+ * Per test only a process and an nftables table keyed by its port: nftables
+ * speaks NETLINK_NETFILTER, which Chromium's network-change watch does not
+ * hear, and no interface or address changes. Needs root; `close()` takes both.
+ */
+export async function startStunBehindNat(mappedAs: string): Promise<StunServer> {
+  const { namespace, address } = sharedStunNetwork();
+  const port = await freePort(namespace);
+  const nat = { table: `e2e_stun_${port}`, rule: `udp dport ${port} snat to ${mappedAs}` };
+  const close = await startCoturn([address], port, nat, mappedAs, [[address, port]]);
+  return { url: `stun:${address}:${port}`, close };
+}
+
+/** RFC 4787's two ends: one mapping per local port, or one per destination address and port. */
+export type Mapping = 'endpoint-independent' | 'address-and-port-dependent';
+
+/**
+ * One coturn on the namespace's two addresses, each on a port and the port
+ * after it, behind a NAT presenting this machine as `mappedAs` with the given
+ * mapping: nftables' plain `snat` keeps the source port, one mapping for every
+ * destination (endpoint-independent); with `fully-random` each destination
+ * address and port gets a random one (address-and-port-dependent). Three of
+ * its endpoints, as a STUN list names them: two ports of the first address,
+ * one of the second.
+ */
+export async function startStunPairBehindNat(
+  mappedAs: string,
+  mapping: Mapping,
+): Promise<{ urls: string[]; close(): Promise<void> }> {
+  const { namespace, address, second } = sharedStunNetwork();
+  const port = await freePort(namespace);
+  const random = mapping === 'address-and-port-dependent' ? ' fully-random' : '';
+  const nat = {
+    table: `e2e_stun_${port}`,
+    rule: `ip daddr { ${address}, ${second} } udp dport { ${port}, ${port + 1} } snat to ${mappedAs}${random}`,
+  };
+  const endpoints: [string, number][] = [
+    [address, port],
+    [address, port + 1],
+    [second, port],
+  ];
+  const close = await startCoturn([address, second], port, nat, mappedAs, endpoints);
+  return { urls: endpoints.map(([host, at]) => `stun:${host}:${at}`), close };
 }
 
 /** A UDP port on loopback that takes STUN requests and never answers: a server down or filtered. */

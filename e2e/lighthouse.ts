@@ -18,7 +18,7 @@ import { hostResolverRules, startThirdParty } from './third-party.js';
 // closed network; an IP-literal URL (a detector's) cannot be mapped and fails,
 // which Lighthouse's best-practices score counts.
 const BUDGETED = ['/', '/asn/13335', '/speed', '/latency'];
-const TOOL_PAGES = ['/addresses', '/connectivity', '/webrtc', '/dnsleak', '/traceroute', '/rules'];
+const TOOL_PAGES = ['/addresses', '/connectivity', '/webrtc', '/nat', '/dnsleak', '/traceroute', '/rules'];
 const PAGES = [...BUDGETED, ...TOOL_PAGES];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const MIN_SCORE = 95;

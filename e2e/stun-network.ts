@@ -25,7 +25,9 @@ function freeSubnet(): { here: string; there: string; second: string } {
     const prefix = `198.18.${randomInt(0, 256)}.`;
     const last = 8 * randomInt(0, 32);
     const [here, there, second] = [1, 2, 3].map((i) => `${prefix}${last + i}`) as [string, string, string];
-    if (![here, there, second].some((address) => used.includes(address))) return { here, there, second };
+    // No address of the /29 in use: another run's /30 inside it would take part of it.
+    const block = Array.from({ length: 8 }, (_, i) => `${prefix}${last + i}`);
+    if (!block.some((address) => used.includes(address))) return { here, there, second };
   }
 }
 

@@ -238,6 +238,32 @@ const ipv6readiness = closed({
   }),
 });
 
+// NAT behaviour (issue 40): RFC 4787's mapping per address family, the rounds that agreed, and
+// carrier-grade NAT as a likelihood with the kinds of its evidence (no address: webrtc holds those).
+const nattest = closed({
+  testedAt: isoDate(),
+  servers: integerIn(0, 64),
+  families: listOf(2, {
+    family: oneOf('ipv4', 'ipv6'),
+    mapping: oneOf(
+      'endpoint-independent',
+      'address-dependent',
+      'address-and-port-dependent',
+      'endpoint-or-address-dependent',
+      'address-or-port-dependent',
+      'no-nat',
+      'no-answer',
+      'one-answered',
+      'few-servers',
+      'unavailable',
+    ),
+    agreeing: integerIn(0, 10),
+    rounds: integerIn(0, 10),
+  }),
+  carrierGrade: oneOf('likely', 'possible', 'no-sign', 'unknown'),
+  evidence: listOf(2, { kind: oneOf('shared-range', 'different-address') }),
+});
+
 /** Each section optional, at least one present, no other key. */
 export const Sections = Type.Object(
   {
@@ -254,6 +280,7 @@ export const Sections = Type.Object(
     enhanceddnsleak: opt(enhanceddnsleak),
     persona: opt(persona),
     ipv6readiness: opt(ipv6readiness),
+    nattest: opt(nattest),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -49,7 +49,7 @@ function bindingRequest(): { request: Buffer; mappedIn(answer: Buffer): string |
 }
 
 /** Asks `host`:`port` until it answers a binding request; the address it saw. */
-async function mappedAddress(host: string, port: number, limitMs: number): Promise<string> {
+export async function mappedAddress(host: string, port: number, limitMs: number): Promise<string> {
   const socket = createSocket('udp4');
   const { request, mappedIn } = bindingRequest();
   try {
@@ -72,15 +72,19 @@ async function mappedAddress(host: string, port: number, limitMs: number): Promi
 }
 
 /**
- * coturn on the IPv4 `address` and `port`, inside the network namespace
- * `namespace` when one is given (`ip netns exec`, which needs root).
+ * coturn on the IPv4 `address` (or each of several) and `port`, inside the
+ * network namespace `namespace` when one is given (`ip netns exec`, which
+ * needs root). On two addresses coturn also answers on `port` + 1 (RFC 5780's
+ * alternate port). `url` and `sawUs` are the first address's.
  */
-export async function startCoturn(address: string, port: number, namespace?: string): Promise<Coturn> {
+export async function startCoturn(addresses: string | string[], port: number, namespace?: string): Promise<Coturn> {
+  const listening = typeof addresses === 'string' ? [addresses] : addresses;
+  const address = listening[0]!;
   const dir = await mkdtemp(join(tmpdir(), 'coturn-'));
   await writeFile(
     join(dir, 'turnserver.conf'),
     [
-      `listening-ip=${address}`,
+      ...listening.map((each) => `listening-ip=${each}`),
       `listening-port=${port}`,
       'stun-only',
       'no-tls',

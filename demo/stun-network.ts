@@ -12,18 +12,22 @@ export interface StunNetwork {
   namespace: string;
   /** The namespace's own address, where each test's coturn listens on a port of its own. */
   address: string;
+  /** Its second address, for a coturn on two addresses (the NAT behaviour tests). */
+  second: string;
 }
 
-/** A /30 of the benchmarking range (RFC 2544) no interface of this machine uses yet. */
-function freeSubnet(): { here: string; there: string } {
+/** A /29 of the benchmarking range (RFC 2544) no interface of this machine uses yet: this side's address and two for the namespace. */
+function freeSubnet(): { here: string; there: string; second: string } {
   const used = Object.values(networkInterfaces())
     .flat()
     .map((i) => i?.address ?? '');
   for (;;) {
     const prefix = `198.18.${randomInt(0, 256)}.`;
-    const last = 4 * randomInt(0, 64);
-    const [here, there] = [`${prefix}${last + 1}`, `${prefix}${last + 2}`];
-    if (!used.includes(here) && !used.includes(there)) return { here, there };
+    const last = 8 * randomInt(0, 32);
+    const [here, there, second] = [1, 2, 3].map((i) => `${prefix}${last + i}`) as [string, string, string];
+    // No address of the /29 in use: another run's /30 inside it would take part of it.
+    const block = Array.from({ length: 8 }, (_, i) => `${prefix}${last + i}`);
+    if (!block.some((address) => used.includes(address))) return { here, there, second };
   }
 }
 
@@ -73,16 +77,17 @@ export async function createStunNetwork(): Promise<{ network: StunNetwork; remov
   const id = randomBytes(3).toString('hex');
   const namespace = `e2e-stun-${process.pid}-${id}`;
   const [outside, inside] = [`stun${id}o`, `stun${id}i`];
-  const { here, there } = freeSubnet();
+  const { here, there, second } = freeSubnet();
   const remove = () => removeNamespace(namespace);
   try {
     await run('ip', ['netns', 'add', namespace]);
     await run('ip', ['link', 'add', outside, 'type', 'veth', 'peer', 'name', inside, 'netns', namespace]);
     // No IPv6 link-local address: the kernel would add it a second or so after the link comes up, maybe once a browser runs.
     await run('ip', ['link', 'set', outside, 'addrgenmode', 'none']);
-    await run('ip', ['addr', 'add', `${here}/30`, 'dev', outside]);
+    await run('ip', ['addr', 'add', `${here}/29`, 'dev', outside]);
     await run('ip', ['link', 'set', outside, 'up']);
-    await run('ip', ['-n', namespace, 'addr', 'add', `${there}/30`, 'dev', inside]);
+    await run('ip', ['-n', namespace, 'addr', 'add', `${there}/29`, 'dev', inside]);
+    await run('ip', ['-n', namespace, 'addr', 'add', `${second}/29`, 'dev', inside]);
     await run('ip', ['-n', namespace, 'link', 'set', inside, 'up']);
     await run('ip', ['-n', namespace, 'link', 'set', 'lo', 'up']);
     await run('ip', ['-n', namespace, 'route', 'add', 'default', 'via', here]);
@@ -90,10 +95,15 @@ export async function createStunNetwork(): Promise<{ network: StunNetwork; remov
     await remove();
     throw err;
   }
-  return { network: { namespace, address: there }, remove };
+  return { network: { namespace, address: there, second }, remove };
 }
 
-const ENV = { namespace: 'E2E_STUN_NETNS', address: 'E2E_STUN_ADDRESS', failure: 'E2E_STUN_FAILURE' } as const;
+const ENV = {
+  namespace: 'E2E_STUN_NETNS',
+  address: 'E2E_STUN_ADDRESS',
+  second: 'E2E_STUN_SECOND_ADDRESS',
+  failure: 'E2E_STUN_FAILURE',
+} as const;
 
 /** Hands the network to the workers (they inherit the global setup's environment), or why there is none. */
 export function shareStunNetwork(made: StunNetwork | Error): void {
@@ -103,12 +113,13 @@ export function shareStunNetwork(made: StunNetwork | Error): void {
   }
   process.env[ENV.namespace] = made.namespace;
   process.env[ENV.address] = made.address;
+  process.env[ENV.second] = made.second;
 }
 
 /** The run's network, in a worker. */
 export function sharedStunNetwork(): StunNetwork {
-  const [namespace, address] = [process.env[ENV.namespace], process.env[ENV.address]];
-  if (namespace && address) return { namespace, address };
+  const [namespace, address, second] = [process.env[ENV.namespace], process.env[ENV.address], process.env[ENV.second]];
+  if (namespace && address && second) return { namespace, address, second };
   throw new Error(
     `the browser run has no STUN network (e2e/global-setup.ts makes it; it needs root, ip): ${process.env[ENV.failure] ?? 'not made'}`,
   );

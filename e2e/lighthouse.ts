@@ -31,6 +31,7 @@ const EVERY_PAGE = [
   '/addresses',
   '/connectivity',
   '/webrtc',
+  '/nat',
   '/dnsleak',
   '/rules',
   '/browser',

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createSocket, type Socket } from 'node:dgram';
 import { promisify } from 'node:util';
-import { startStunBehindNat as startNatted, type StunServer } from '../demo/stun.js';
+import { startCoturnBehindNat, startStunBehindNat as startNatted, type StunServer } from '../demo/stun.js';
 import { sharedStunNetwork } from '../demo/stun-network.js';
 
 const run = promisify(execFile);
@@ -29,6 +29,41 @@ async function freePort(namespace: string): Promise<number> {
 export async function startStunBehindNat(mappedAs: string): Promise<StunServer> {
   const network = sharedStunNetwork();
   return startNatted(network, await freePort(network.namespace), mappedAs);
+}
+
+/** RFC 4787's two ends: one mapping per local port, or one per destination address and port. */
+export type Mapping = 'endpoint-independent' | 'address-and-port-dependent';
+
+/**
+ * One coturn on the namespace's two addresses, each on a port and the port
+ * after it, behind a NAT presenting this machine as `mappedAs` with the given
+ * mapping: nftables' plain `snat` keeps the source port, one mapping for every
+ * destination (endpoint-independent); with `fully-random` each destination
+ * address and port gets a random one (address-and-port-dependent). Three of
+ * its endpoints, as a STUN list names them: two ports of the first address,
+ * one of the second.
+ */
+export async function startStunPairBehindNat(
+  mappedAs: string,
+  mapping: Mapping,
+): Promise<{ urls: string[]; close(): Promise<void> }> {
+  const network = sharedStunNetwork();
+  const { address, second } = network;
+  const port = await freePort(network.namespace);
+  const random = mapping === 'address-and-port-dependent' ? ' fully-random' : '';
+  const endpoints: Array<[string, number]> = [
+    [address, port],
+    [address, port + 1],
+    [second, port],
+  ];
+  const close = await startCoturnBehindNat(network, {
+    addresses: [address, second],
+    port,
+    rule: `ip daddr { ${address}, ${second} } udp dport { ${port}, ${port + 1} } snat to ${mappedAs}${random}`,
+    mappedAs,
+    endpoints,
+  });
+  return { urls: endpoints.map(([host, at]) => `stun:${host}:${at}`), close };
 }
 
 /** A UDP port on loopback that takes STUN requests and never answers: a server down or filtered. */

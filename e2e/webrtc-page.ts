@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { tabTo, test as base } from './fixtures.js';
-import { startSilentStun, startStunBehindNat, type StunServer } from './stun-server.js';
+import { startSilentStun, startStunBehindNat, startStunPairBehindNat, type Mapping } from './stun-server.js';
 
 // What the WebRTC specs share: their STUN servers and the page's controls.
 
@@ -9,6 +9,8 @@ export interface StunServers {
   behindNat(mappedAs: string): Promise<string>;
   /** A UDP port that never answers; its `stun:` URL. */
   silent(): Promise<string>;
+  /** One coturn on two addresses behind a NAT with this mapping (e2e/stun-server.ts); three `stun:` URLs. */
+  pairBehindNat(mappedAs: string, mapping: Mapping): Promise<string[]>;
 }
 
 /** The fixtures' test, with `stun`: the test's STUN servers, closed when it ends. */
@@ -16,14 +18,15 @@ export const test = base.extend<{ stun: StunServers }>({
   // Playwright reads which fixtures a fixture needs from this pattern; this one needs none.
   // eslint-disable-next-line no-empty-pattern
   stun: async ({}, use) => {
-    const started: StunServer[] = [];
-    const keep = (server: StunServer) => {
+    const started: { close(): Promise<void> }[] = [];
+    const keep = <T extends { close(): Promise<void> }>(server: T): T => {
       started.push(server);
-      return server.url;
+      return server;
     };
     await use({
-      behindNat: async (mappedAs) => keep(await startStunBehindNat(mappedAs)),
-      silent: async () => keep(await startSilentStun()),
+      behindNat: async (mappedAs) => keep(await startStunBehindNat(mappedAs)).url,
+      silent: async () => keep(await startSilentStun()).url,
+      pairBehindNat: async (mappedAs, mapping) => keep(await startStunPairBehindNat(mappedAs, mapping)).urls,
     });
     await Promise.all(started.map((server) => server.close()));
   },

@@ -199,6 +199,16 @@ export const FULL_REPORT = {
         { id: 'v6-dns', state: 'failed', reason: 'unreachable' },
       ],
     },
+    nattest: {
+      testedAt: '2026-11-24T12:38:00.000Z',
+      servers: 3,
+      families: [
+        { family: 'ipv4', mapping: 'endpoint-independent', agreeing: 4, rounds: 5 },
+        { family: 'ipv6', mapping: 'address-or-port-dependent', agreeing: 5, rounds: 5 },
+      ],
+      carrierGrade: 'possible',
+      evidence: [{ kind: 'different-address' }],
+    },
   },
 };
 

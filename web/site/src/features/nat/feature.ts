@@ -6,6 +6,6 @@ export default defineFeature({
   page: () => import('./NatPage.vue'),
   title: 'nav.nat',
   nav: { group: 'tests', order: 35 },
-  report: { section: 'nattest', order: 130, view: () => import('./NatReport.vue') },
+  report: { section: 'nattest', order: 140, view: () => import('./NatReport.vue') },
   privacy: { browser: 'nat' },
 });

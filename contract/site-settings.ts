@@ -35,6 +35,22 @@ export const SiteSettings = Type.Object({
    * its licence asks for: null while none is (or it is neither's).
    */
   geoDatabase: Type.Union([Type.Literal('maxmind'), Type.Literal('dbip'), Type.Null()]),
+  /**
+   * The local database the server is set to use and, while none is loaded, what will happen, so the geo-local card
+   * names the right one and says when it comes instead of a guess.
+   */
+  geoLocal: Type.Object({
+    /** Whose databases the server downloads (GEODB_PROVIDER). */
+    provider: Type.Union([Type.Literal('maxmind'), Type.Literal('dbip')]),
+    /**
+     * Null while a city database is loaded. Else `noAccount`: MaxMind without GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY,
+     * so nothing will be downloaded; `loading`: the start-up step that downloads (within 5 minutes) and loads it
+     * has not finished; `failed`: that step ended without one.
+     */
+    missing: Type.Union([Type.Literal('noAccount'), Type.Literal('loading'), Type.Literal('failed'), Type.Null()]),
+    /** When a failed download is tried again: at the daily update check (GEODB_AUTO_UPDATE), or at the next start. */
+    retry: Type.Union([Type.Literal('daily'), Type.Literal('nextStart')]),
+  }),
   globalping: Type.Object({
     /** Globalping's API, called from the browser without a token (GLOBALPING_API_BASE). */
     apiBase: Type.String(),

@@ -11,6 +11,9 @@ import { startFront } from '../support/front-server.js';
 import { GEO_DATABASES_STEP } from '../../datasets/geo/service-databases.js';
 import { cityDatabase } from '../support/sample-geo-databases.js';
 import { dbipAsnDatabase, dbipCityDatabase } from '../support/sample-dbip-databases.js';
+import { FakeUpstream } from '../support/fake-upstream.js';
+import { DBIP_HOST } from '../support/fake-dbip.js';
+import { until } from '../support/until.js';
 
 async function frontWith(env: Record<string, string>) {
   const front = await startFront(env);
@@ -51,6 +54,7 @@ test('the front listener serves the public settings the pages read, from the run
         },
         globalping: { apiBase: 'https://api.globalping.io' },
         geoDatabase: null,
+        geoLocal: { provider: 'maxmind', missing: 'noAccount', retry: 'nextStart' },
         repository: 'jason5ng32/MyIP',
         privateTools: { leakZone: 'leak.ipcheck.ing', invisibilityScript: null },
       });
@@ -207,6 +211,11 @@ test("the settings name whose geo database is loaded, for its licence's credit, 
     assert.equal(await geoDatabase(), null, 'nothing loaded yet');
     await runStartupStep(front.api, GEO_DATABASES_STEP);
     assert.equal(await geoDatabase(), 'dbip');
+    assert.deepEqual(JSON.parse((await front.get('/site-settings.json')).text).geoLocal, {
+      provider: 'dbip',
+      missing: null,
+      retry: 'nextStart',
+    });
 
     // A GeoLite2 file put in place by hand under DB-IP's name is credited to MaxMind once reloaded.
     await writeFile(join(geo, 'incoming.tmp'), cityDatabase());
@@ -215,6 +224,31 @@ test("the settings name whose geo database is loaded, for its licence's credit, 
     assert.equal(await geoDatabase(), 'maxmind');
   } finally {
     await front.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('while no city database is loaded, the settings say a download is under way during start-up, and when a failed one is tried again', async () => {
+  const fake = await FakeUpstream.start();
+  // DB-IP's download never answers: the start-up step stays on it.
+  fake.on('*', DBIP_HOST, /^\//, { hang: true });
+  const dataDir = await mkdtemp(join(tmpdir(), 'site-settings-geo-'));
+  const front = await frontWith({
+    DATA_DIR: dataDir,
+    GEODB_PROVIDER: 'dbip',
+    GEODB_AUTO_UPDATE: 'true',
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+  });
+  const geoLocal = async () => (JSON.parse((await front.get('/site-settings.json')).text) as SiteSettings).geoLocal;
+  const booting = front.api.lifecycle.boot();
+  try {
+    await until(async () => (await geoLocal()).missing === 'loading', 30_000, 'the settings to say loading');
+    assert.deepEqual(await geoLocal(), { provider: 'dbip', missing: 'loading', retry: 'daily' });
+  } finally {
+    // Closing abandons the download; start-up then ends, its temporary folder removed.
+    await front.close();
+    await booting;
+    await fake.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 });

@@ -70,7 +70,8 @@ export const ConfigSchema = Type.Object({
   WEB_PUSH_SUBJECT: Text,
   TELEMETRY_DSN_FRONTEND: Text,
   ROUTING_SOURCE_APP: Type.String({ default: 'netdiag-backend', minLength: 1 }),
-  REPO_STARS_REPOSITORY: Type.String({ default: 'jason5ng32/MyIP', pattern: '^[\\w.-]+/[\\w.-]+$' }),
+  REPO_STARS_REPOSITORY: Type.String({ default: '', pattern: '^$|^[\\w.-]+/[\\w.-]+$' }),
+  SOURCE_CODE_URL: Type.String({ default: '', pattern: '^$|^https?://[^\\s]+$' }),
 
   SPEEDTEST_CLOUDFLARE: Flag,
   IPV4_ONLY_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),

@@ -59,8 +59,10 @@ export const SiteSettings = Type.Object({
     /** The STUN servers the WebRTC leak test asks, `stun:host[:port]` each (WEBRTC_STUN_SERVERS). */
     stunServers: Type.Array(Type.String(), { minItems: 1, maxItems: 8 }),
   }),
-  /** The project's code repository on GitHub, `owner/name` (REPO_STARS_REPOSITORY): the footer's star count links to it. */
+  /** A repository on GitHub, `owner/name`, whose star count the footer shows (REPO_STARS_REPOSITORY); empty: no count. */
   repository: Type.String(),
+  /** This deployment's code: where to read it (SOURCE_CODE_URL, else the repository's GitHub page; null: nowhere said) and its licence (SPDX). */
+  source: Type.Object({ url: Type.Union([Type.String(), Type.Null()]), licence: Type.String() }),
   privateTools: Type.Object({
     /** The companion's zone the in-depth DNS leak page looks names up under (DNS_LEAK_ZONE). */
     leakZone: Type.String(),

@@ -1,6 +1,7 @@
 import type { SiteSettings } from '../contract/site-settings.js';
 import type { Config } from '../fastify.config.js';
 import type { Readiness } from '../operations/readiness.js';
+import { PRODUCT_LICENCE } from '../lib/app-root.js';
 import { hasMaxmindAccount } from '../datasets/geo/maxmind-source.js';
 import { GEO_DATABASES_STEP } from '../datasets/geo/service-databases.js';
 import { ingestUrl } from '../routes/monitoring/envelope.js';
@@ -29,6 +30,12 @@ export function siteSettings(config: Config, readiness: Readiness): SiteSettings
     globalping: { apiBase: config.GLOBALPING_API_BASE },
     webrtc: { stunServers: config.WEBRTC_STUN_SERVERS.split(',').map((url) => url.trim()) },
     repository: config.REPO_STARS_REPOSITORY,
+    source: {
+      url:
+        config.SOURCE_CODE_URL ||
+        (config.REPO_STARS_REPOSITORY ? `https://github.com/${config.REPO_STARS_REPOSITORY}` : null),
+      licence: PRODUCT_LICENCE,
+    },
     privateTools: {
       leakZone: config.DNS_LEAK_ZONE,
       invisibilityScript: config.INVISIBILITY_TEST_KEY

@@ -1,5 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { UpstreamFailure, UpstreamError } from '../../lib/upstream-failure.js';
+import { ErrorBody } from '../../schemas/error-body.js';
+
+export const NO_REPOSITORY = 'No repository is set';
 
 /** `{stars}`: a number, as the site's badge needs. */
 const Stars = Type.Object({ stars: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
@@ -20,10 +23,18 @@ const repoStars: FastifyPluginAsyncTypebox = async (app) => {
   const failed = UpstreamFailure.withReason('repository star count failed');
   app.get(
     '/repo-stars',
-    { schema: { summary: "The project repository's star count", response: { 200: Stars } }, config: { cacheTtl } },
-    async () => ({
-      stars: await starCount().catch(failed),
-    }),
+    {
+      schema: {
+        summary: "The project repository's star count",
+        description: 'Answers 404 while REPO_STARS_REPOSITORY is empty: there is no repository to count.',
+        response: { 200: Stars, 404: ErrorBody },
+      },
+      config: { cacheTtl },
+    },
+    async (_request, reply) => {
+      if (!app.config.REPO_STARS_REPOSITORY) return reply.code(404).send({ error: NO_REPOSITORY });
+      return { stars: await starCount().catch(failed) };
+    },
   );
 };
 

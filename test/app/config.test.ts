@@ -21,7 +21,9 @@ test('defaults are the spec’s', () => {
   assert.equal(c.ASNDATA_AUTO_UPDATE, false);
   assert.equal(c.GEODB_ACCOUNT_ID, '');
   assert.ok(c.ROUTING_SOURCE_APP.length > 0);
-  assert.match(c.REPO_STARS_REPOSITORY, /^[\w.-]+\/[\w.-]+$/);
+  // Ours: no one's stars unless the operator names a repository, and the source link follows it.
+  assert.equal(c.REPO_STARS_REPOSITORY, '');
+  assert.equal(c.SOURCE_CODE_URL, '');
 });
 
 test('an empty value takes the default', () => {

@@ -4,10 +4,13 @@ import { FakeUpstream } from '../support/fake-upstream.js';
 import { registerUpstreamAnswers } from '../support/fake-routes/index.js';
 import { buildTestApi, call } from '../support/app.js';
 
-test('the demo and bench fake answers repo-stars for the default repository', async () => {
+test('the demo and bench fake answers repo-stars for jason5ng32/MyIP', async () => {
   const fake = await FakeUpstream.start();
   registerUpstreamAnswers(fake);
-  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin });
+  const { app } = await buildTestApi({
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+    REPO_STARS_REPOSITORY: 'jason5ng32/MyIP',
+  });
   const res = await call(app, '/api/repo-stars');
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), { stars: 9120 });
@@ -34,5 +37,17 @@ test('the fake upstream can answer any status, a malformed body, a delay and a d
     ['/teapot', '/late', '/drop', '/nothing'],
   );
   assert.equal(fake.requestsTo('x.example', '/late')[0]?.query.get('a'), '1');
+  await fake.close();
+});
+
+test('repo-stars answers 404 while no repository is set, and asks GitHub nothing', async () => {
+  const fake = await FakeUpstream.start();
+  registerUpstreamAnswers(fake);
+  const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin });
+  const res = await call(app, '/api/repo-stars');
+  assert.equal(res.statusCode, 404);
+  assert.deepEqual(res.json(), { error: 'No repository is set' });
+  assert.equal(fake.requestsTo('api.github.com').length, 0);
+  await app.close();
   await fake.close();
 });

@@ -72,7 +72,8 @@ export async function startAllFakes(ports: FakePorts = {}): Promise<AllFakes> {
 export async function bootOnAllFakes(): Promise<{ app: FastifyInstance; fakes: AllFakes; close(): Promise<void> }> {
   const fakes = await startAllFakes();
   const dataDir = await mkdtemp(join(tmpdir(), 'all-fakes-'));
-  const { app } = await buildTestApi({ ...fakes.env, DATA_DIR: dataDir });
+  // The star count too, which is off unless a repository is named.
+  const { app } = await buildTestApi({ ...fakes.env, DATA_DIR: dataDir, REPO_STARS_REPOSITORY: 'jason5ng32/MyIP' });
   await app.lifecycle.boot();
   await serviceStatusPrimed(app);
   return {

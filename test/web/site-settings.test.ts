@@ -55,7 +55,8 @@ test('the front listener serves the public settings the pages read, from the run
         globalping: { apiBase: 'https://api.globalping.io' },
         geoDatabase: null,
         geoLocal: { provider: 'maxmind', missing: 'noAccount', retry: 'nextStart' },
-        repository: 'jason5ng32/MyIP',
+        repository: '',
+        source: { url: null, licence: 'MIT' },
         privateTools: { leakZone: 'leak.ipcheck.ing', invisibilityScript: null },
       });
     } finally {
@@ -64,12 +65,24 @@ test('the front listener serves the public settings the pages read, from the run
   }
 });
 
-test('the repository the star count is read from is named for the footer’s link', async () => {
+test('the repository the star count is read from is named for the footer, and is the source unless SOURCE_CODE_URL says', async () => {
   const front = await frontWith({ REPO_STARS_REPOSITORY: 'netdiag/netdiag' });
   try {
-    assert.equal(JSON.parse((await front.get('/site-settings.json')).text).repository, 'netdiag/netdiag');
+    const settings = JSON.parse((await front.get('/site-settings.json')).text) as SiteSettings;
+    assert.equal(settings.repository, 'netdiag/netdiag');
+    assert.deepEqual(settings.source, { url: 'https://github.com/netdiag/netdiag', licence: 'MIT' });
   } finally {
     await front.close();
+  }
+  const own = await frontWith({
+    REPO_STARS_REPOSITORY: 'netdiag/netdiag',
+    SOURCE_CODE_URL: 'https://git.example.org/n',
+  });
+  try {
+    const settings = JSON.parse((await own.get('/site-settings.json')).text) as SiteSettings;
+    assert.deepEqual(settings.source, { url: 'https://git.example.org/n', licence: 'MIT' });
+  } finally {
+    await own.close();
   }
 });
 

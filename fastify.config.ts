@@ -22,6 +22,12 @@ const CONNECTIVITY_TARGET = '[^=,\\s][^=,]{0,31}=https?://[^/,\\s]+(/[^,\\s]*)?'
 // The DNS leak test's providers by name, each optionally placed elsewhere: its URL with `*` as the fresh name's label.
 const DNS_LEAK_PROVIDER = '(ipapi|surfshark|ipleak|fastly)(=https?://\\*\\.[^/,\\s*]+(/[^,\\s*]*)?)?';
 
+/**
+ * The repository `/api/repo-stars` counts unless told otherwise: the contract's route counts the reference project's
+ * stars. It is not this deployment's code, so the site shows its count and link only for a repository the operator set.
+ */
+export const REFERENCE_REPOSITORY = 'jason5ng32/MyIP';
+
 export const ConfigSchema = Type.Object({
   BACKEND_PORT: Port(11966),
   FRONTEND_PORT: Port(18966),
@@ -75,7 +81,8 @@ export const ConfigSchema = Type.Object({
   WEB_PUSH_SUBJECT: Text,
   TELEMETRY_DSN_FRONTEND: Text,
   ROUTING_SOURCE_APP: Type.String({ default: 'netdiag-backend', minLength: 1 }),
-  REPO_STARS_REPOSITORY: Type.String({ default: 'jason5ng32/MyIP', pattern: '^[\\w.-]+/[\\w.-]+$' }),
+  REPO_STARS_REPOSITORY: Type.String({ default: REFERENCE_REPOSITORY, pattern: '^[\\w.-]+/[\\w.-]+$' }),
+  SOURCE_CODE_URL: Type.String({ default: '', pattern: '^$|^https?://[^\\s]+$' }),
 
   SPEEDTEST_CLOUDFLARE: Flag,
   IPV4_ONLY_ORIGIN: Type.String({ default: '', pattern: '^$|^https?://[^/]+$' }),

@@ -39,6 +39,22 @@ export const SiteSettings = Type.Object({
    * its licence asks for: null while none is (or it is neither's).
    */
   geoDatabase: Type.Union([Type.Literal('maxmind'), Type.Literal('dbip'), Type.Null()]),
+  /**
+   * The local database the server is set to use and, while none is loaded, what will happen, so the geo-local card
+   * names the right one and says when it comes instead of a guess.
+   */
+  geoLocal: Type.Object({
+    /** Whose databases the server downloads (GEODB_PROVIDER). */
+    provider: Type.Union([Type.Literal('maxmind'), Type.Literal('dbip')]),
+    /**
+     * Null while a city database is loaded. Else `noAccount`: MaxMind without GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY,
+     * so nothing will be downloaded; `loading`: the start-up step that downloads (within 5 minutes) and loads it
+     * has not finished; `failed`: that step ended without one.
+     */
+    missing: Type.Union([Type.Literal('noAccount'), Type.Literal('loading'), Type.Literal('failed'), Type.Null()]),
+    /** When a failed download is tried again: at the daily update check (GEODB_AUTO_UPDATE), or at the next start. */
+    retry: Type.Union([Type.Literal('daily'), Type.Literal('nextStart')]),
+  }),
   globalping: Type.Object({
     /** Globalping's API, called from the browser without a token (GLOBALPING_API_BASE). */
     apiBase: Type.String(),
@@ -61,8 +77,10 @@ export const SiteSettings = Type.Object({
       maxItems: 4,
     }),
   }),
-  /** The project's code repository on GitHub, `owner/name` (REPO_STARS_REPOSITORY): the footer's star count links to it. */
+  /** A repository on GitHub, `owner/name`, whose star count the footer shows (REPO_STARS_REPOSITORY); empty: no count. */
   repository: Type.String(),
+  /** This deployment's code: where to read it (SOURCE_CODE_URL, else the repository's GitHub page; null: nowhere said) and its licence (SPDX). */
+  source: Type.Object({ url: Type.Union([Type.String(), Type.Null()]), licence: Type.String() }),
   privateTools: Type.Object({
     /** The companion's zone the in-depth DNS leak page looks names up under (DNS_LEAK_ZONE). */
     leakZone: Type.String(),

@@ -190,6 +190,53 @@ test('a refused creation says why: no probes (422, with Globalping’s words) an
   );
 });
 
+test('a probe network that cannot be reached says so, on latency, traceroute and the live censorship test', async ({
+  page,
+  thirdParty,
+  watch,
+}) => {
+  // The preflight passes; the POST's connection is then dropped unanswered, as a network that cannot be reached.
+  watch.allow(/request failed: https:\/\/api\.globalping\.io\/v1\/measurements /);
+  watch.allow(/console error: Failed to load resource: net::ERR_/);
+  thirdParty.on(HOST, (request, response) => {
+    if (request.method !== 'OPTIONS') return request.socket.destroy();
+    response.writeHead(204, {
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, POST',
+      'access-control-allow-headers': 'content-type',
+    });
+    response.end();
+  });
+  const unreachable = 'Globalping could not be reached, so the test did not start.';
+  for (const path of ['/latency', '/traceroute']) {
+    await runFrom(page, path, '1.1.1.1');
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText(unreachable);
+    await expect(alert).not.toContainText('refused the target');
+  }
+  await page.goto('/censorship?domain=example.com');
+  const live = page.getByRole('region', { name: 'Test it live' });
+  await expect(live.getByText('4 countries chosen.')).toBeVisible();
+  await live.getByRole('button', { name: 'Test example.com live' }).click();
+  await expect(live.getByRole('alert')).toContainText(unreachable);
+  await expect(live.getByRole('alert')).not.toContainText('refused the target');
+});
+
+test('a server error at the start is no refusal of the target: Globalping’s own error, with its words', async ({
+  page,
+  thirdParty,
+  watch,
+}) => {
+  watch.allow(/HTTP 503: https:\/\/api\.globalping\.io\/v1\/measurements$/);
+  watch.allow(/console error: Failed to load resource: the server responded with a status of 503/);
+  fakeGlobalping(thirdParty, { create: { status: 503, body: { error: { message: 'Maintenance.' } } }, polls: [] });
+  await runFrom(page, '/latency', 'example.com');
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('Globalping answered with an error of its own and did not start the test.');
+  await expect(alert).toContainText('Globalping said: \u2068Maintenance.\u2069');
+  await expect(alert).not.toContainText('refused the target');
+});
+
 test('a failing progress read and a measurement that never finishes each say so, with a retry', async ({
   page,
   thirdParty,

@@ -135,16 +135,32 @@ test('the consensus line counts the sources that agree, and a source placing the
   await page.goto('/');
   await cardsLoaded(page);
   const line = page.locator('[data-consensus]');
-  await expect(line).toHaveText(/^\d of 7 sources: .+, United States$/);
-  const agree = Number((await line.textContent())?.split(' ')[0]);
-  expect(agree).toBeLessThanOrEqual(6);
+  await expect(line).toHaveText(/^\d of 7 sources: .+, United States; .*\d differs?: .*IP\.SB/);
   const marked = page.locator('.geo-card').filter({ has: page.locator('.differs') });
   await expect(marked.filter({ hasText: 'IP.SB' })).toHaveCount(1);
-  await expect(marked).toHaveCount(7 - agree);
+  const differing = Number(/(\d) differs?:/.exec((await line.textContent()) ?? '')?.[1]);
+  await expect(marked).toHaveCount(differing);
   await expect(page.locator('.geo-card').filter({ hasText: 'IP.SB' }).locator('.differs')).toHaveText('Differs');
   await screenshots(page, 'prefs-home-consensus-light');
   await page.emulateMedia({ colorScheme: 'dark' });
   await screenshots(page, 'prefs-home-consensus-dark');
+});
+
+test('/ip/1.1.1.1: the consensus counts only the sources naming Brisbane, and says who named only the country and who differs', async ({
+  page,
+}) => {
+  await page.goto('/ip/1.1.1.1');
+  const cards = page.locator('.geo-card');
+  await expect(cards.filter({ hasText: 'Australia' })).toHaveCount(7);
+  const line = page.locator('[data-consensus]');
+  // ipinfo.io, ipapi.is, IP2Location and the private source name Brisbane; ip-api.com South Brisbane; IP.SB and
+  // the local database the country alone. The city is the sources' text, isolated (U+2068 … U+2069).
+  await expect(line).toHaveText(
+    '4 of 7 sources: \u2068Brisbane\u2069, Australia; 2 name the country only; 1 differs: ip-api',
+  );
+  const marked = cards.filter({ has: page.locator('.differs') });
+  await expect(marked).toHaveCount(1);
+  await expect(marked).toContainText('South Brisbane');
 });
 
 test('a copy button puts the address on the clipboard, by keyboard, and says so to a screen reader', async ({

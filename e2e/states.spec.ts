@@ -91,7 +91,7 @@ test('a geolocation database not loaded yet and a failing source each get their 
   );
   await page.goto('/ip/8.8.8.8');
   await expect(page.locator('.geo-card').filter({ hasText: 'MaxMind' }).getByRole('alert')).toContainText(
-    'The local geolocation database is not loaded yet.',
+    'The local geolocation database is not loaded on the server right now.',
   );
   const failing = page.locator('.geo-card').filter({ hasText: 'IP.SB' }).getByRole('alert');
   await expect(failing).toContainText('The source behind this lookup failed to answer.');

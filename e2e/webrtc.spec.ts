@@ -103,6 +103,22 @@ test('no STUN server answering exposes no address, and says so', async ({ page, 
   await expect(rows(page).first()).toContainText('No answer within 5 seconds');
 });
 
+test('a STUN server that sees only a private address answered: the summary and the verdict agree', async ({
+  page,
+  stun,
+}) => {
+  const url = await stun.behindNat('10.0.0.5');
+  await stunList(page, [url]);
+  await page.goto('/webrtc');
+  await start(page);
+  await expect(page.getByRole('status').first()).toHaveText('Finished: 1 of 1 STUN servers reported an address.');
+  await expect(rows(page).first()).toContainText('10.0.0.5');
+  const verdict = page.locator('section[aria-labelledby="webrtc-verdict"]');
+  await expect(verdict.getByRole('heading')).toHaveText('No public address exposed');
+  await expect(verdict).toContainText('1 of 1 STUN servers answered, but it saw only a private or reserved address');
+  await expect(verdict).not.toContainText('No STUN server answered');
+});
+
 test('WebRTC switched off in the browser is "unavailable", good for privacy', async ({ page }) => {
   await page.addInitScript(() => {
     // What a privacy extension or a browser policy does: no RTCPeerConnection at all.

@@ -16,9 +16,15 @@ function findRoot(): string {
 
 export const APP_ROOT = findRoot();
 
-const pkg = JSON.parse(readFileSync(join(APP_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+const pkg = JSON.parse(readFileSync(join(APP_ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  license: string;
+};
 export const PRODUCT_NAME = pkg.name;
 export const PRODUCT_VERSION = pkg.version;
+/** The code's licence, an SPDX identifier (package.json's `license`). */
+export const PRODUCT_LICENCE = pkg.license;
 
 /** Resolves a setting's path against the application root unless it is absolute. */
 export function fromAppRoot(path: string): string {

@@ -120,6 +120,11 @@ export class Readiness {
     return this.ready && this.reportStore?.().problem !== undefined;
   }
 
+  /** Whether the start-up step `name` is still waiting or running. */
+  stepLoading(name: string): boolean {
+    return this.startUp().has(name);
+  }
+
   /** One dataset's status; undefined when no capability registered it. */
   dataset(name: DatasetName): DatasetStatus | undefined {
     return this.sources.get(name)?.();

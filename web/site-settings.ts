@@ -1,6 +1,9 @@
 import type { SiteSettings } from '../contract/site-settings.js';
-import type { Config } from '../fastify.config.js';
+import { REFERENCE_REPOSITORY, type Config } from '../fastify.config.js';
 import type { Readiness } from '../operations/readiness.js';
+import { PRODUCT_LICENCE } from '../lib/app-root.js';
+import { hasMaxmindAccount } from '../datasets/geo/maxmind-source.js';
+import { GEO_DATABASES_STEP } from '../datasets/geo/service-databases.js';
 import { ingestUrl } from '../routes/monitoring/envelope.js';
 
 export const SITE_SETTINGS_PATH = '/site-settings.json';
@@ -29,11 +32,18 @@ export function siteSettings(config: Config, readiness: Readiness): SiteSettings
         ? { dsn: config.TELEMETRY_DSN_FRONTEND }
         : null,
     geoDatabase: loadedGeoDatabase(readiness),
+    geoLocal: geoLocal(config, readiness),
     globalping: { apiBase: config.GLOBALPING_API_BASE },
     webrtc: { stunServers: config.WEBRTC_STUN_SERVERS.split(',').map((url) => url.trim()) },
     connectivity: { targets: connectivityTargets(config.CONNECTIVITY_TARGETS) },
     dnsLeak: { providers: dnsLeakProviders(config.DNS_LEAK_PROVIDERS) },
-    repository: config.REPO_STARS_REPOSITORY,
+    repository: operatorRepository(config),
+    source: {
+      url:
+        config.SOURCE_CODE_URL ||
+        (operatorRepository(config) ? `https://github.com/${operatorRepository(config)}` : null),
+      licence: PRODUCT_LICENCE,
+    },
     privateTools: {
       leakZone: config.DNS_LEAK_ZONE,
       invisibilityScript: config.INVISIBILITY_TEST_KEY
@@ -67,6 +77,24 @@ function dnsLeakProviders(setting: string): SiteSettings['dnsLeak']['providers']
 function loadedGeoDatabase(readiness: Readiness): SiteSettings['geoDatabase'] {
   const provider = readiness.dataset('geoCity')?.database?.provider;
   return provider === 'maxmind' || provider === 'dbip' ? provider : null;
+}
+
+/** The repository the operator named, if any: the reference's (the default) is not this site's code. */
+function operatorRepository(config: Config): string {
+  return config.REPO_STARS_REPOSITORY === REFERENCE_REPOSITORY ? '' : config.REPO_STARS_REPOSITORY;
+}
+
+/** The database the server is set to use, and what happens while none is loaded (from what the server knows). */
+function geoLocal(config: Config, readiness: Readiness): SiteSettings['geoLocal'] {
+  const provider = config.GEODB_PROVIDER;
+  const retry = config.GEODB_AUTO_UPDATE ? 'daily' : 'nextStart';
+  const state = readiness.dataset('geoCity')?.state;
+  if (state === 'loaded' || state === 'stale') return { provider, missing: null, retry };
+  let missing: SiteSettings['geoLocal']['missing'] = 'failed';
+  if (provider === 'maxmind' && !hasMaxmindAccount(config.GEODB_ACCOUNT_ID, config.GEODB_LICENSE_KEY)) {
+    missing = 'noAccount';
+  } else if (readiness.stepLoading(GEO_DATABASES_STEP)) missing = 'loading';
+  return { provider, missing, retry };
 }
 
 /**

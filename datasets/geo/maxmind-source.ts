@@ -16,6 +16,11 @@ export const EDITIONS = { city: 'GeoLite2-City', asn: 'GeoLite2-ASN' } as const;
 const DOWNLOAD_HOST = 'download.maxmind.com';
 const MAX_CHECKSUM_BYTES = 4096;
 
+/** Whether MaxMind's downloads can be asked for: both halves of an account's credentials are set. */
+export function hasMaxmindAccount(accountId: string, licenseKey: string): boolean {
+  return Boolean(accountId && licenseKey);
+}
+
 /**
  * MaxMind's GeoLite2 downloads: an account's HTTP Basic credentials, a tar.gz
  * per edition with a SHA-256 sum beside it, releases told apart by their
@@ -34,7 +39,7 @@ export class MaxmindSource extends PublishedSource {
   }
 
   get missingAccess(): string | null {
-    return this.accountId && this.licenseKey
+    return hasMaxmindAccount(this.accountId, this.licenseKey)
       ? null
       : 'set GEODB_ACCOUNT_ID and GEODB_LICENSE_KEY (or GEODB_PROVIDER=dbip, no account) to download them at start';
   }

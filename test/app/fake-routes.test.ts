@@ -4,9 +4,10 @@ import { FakeUpstream } from '../support/fake-upstream.js';
 import { registerUpstreamAnswers } from '../support/fake-routes/index.js';
 import { buildTestApi, call } from '../support/app.js';
 
-test('the demo and bench fake answers repo-stars for the default repository', async () => {
+test('the demo and bench fake answers repo-stars for jason5ng32/MyIP', async () => {
   const fake = await FakeUpstream.start();
   registerUpstreamAnswers(fake);
+  // The default: the reference project's repository, as the contract's route counts.
   const { app } = await buildTestApi({ UPSTREAM_OVERRIDE_ORIGIN: fake.origin });
   const res = await call(app, '/api/repo-stars');
   assert.equal(res.statusCode, 200);

@@ -33,6 +33,7 @@ test("routes whose upstream's name never resolves answer their failure within th
     UPSTREAM_OVERRIDE_ORIGIN: namedOrigin(),
     DNS_OVERRIDE_SERVER: dns.address,
     RADAR_API_KEY: 'radar-key',
+    REPO_STARS_REPOSITORY: 'o/r',
   });
   t.after(() => app.close());
   // The upstream-only routes answer their failure; dnsresolver its plain-DNS rows, its DoH rows failed.

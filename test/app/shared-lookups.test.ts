@@ -55,6 +55,7 @@ async function boot(fakes: AllFakes): Promise<Booted> {
   const { app } = await buildTestApi({
     ...fakes.env,
     DATA_DIR: dataDir,
+    REPO_STARS_REPOSITORY: 'jason5ng32/MyIP',
     UPSTREAM_FAILURE_MEMORY_MS: String(FAILURE_MEMORY_MS),
   });
   await app.lifecycle.boot();

@@ -37,6 +37,7 @@ test('SIGTERM: /readyz answers 503 at once, both listeners serve through the dra
     UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
     SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
     UPSTREAM_TIMEOUT_MS: '60000',
+    REPO_STARS_REPOSITORY: 'o/r',
   });
   t.after(() => server.child.kill('SIGKILL'));
   while ((await status(`${server.frontUrl}/readyz`)) !== 200) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -109,7 +109,7 @@ test('a finished measurement without a usable row is empty', async () => {
   assert.equal((await failureOf(run(f))).kind, 'empty');
 });
 
-test('the creation errors: 429 is the hourly budget, other refusals carry Globalping’s words, a bad answer is create', async () => {
+test('the creation errors: 429 is the hourly budget, other 4xx refusals carry Globalping’s words, no connection is unreachable, a 5xx or a bad answer is unusable', async () => {
   const cases: Array<[Answer, FailureKind, string]> = [
     [{ status: 429, body: { error: { type: 'too_many_requests', message: 'Too many requests.' } } }, 'rateLimited', ''],
     [
@@ -122,9 +122,10 @@ test('the creation errors: 429 is the hourly budget, other refusals carry Global
       'create',
       'Parameter validation failed.',
     ],
-    [{ status: 202, body: { probesCount: 1 } }, 'create', ''],
-    [{ status: 202, body: { id: '../../etc' } }, 'create', ''],
-    ['network', 'create', ''],
+    [{ status: 202, body: { probesCount: 1 } }, 'unusable', ''],
+    [{ status: 202, body: { id: '../../etc' } }, 'unusable', ''],
+    [{ status: 503, body: { error: { message: 'Service unavailable.' } } }, 'unusable', 'Service unavailable.'],
+    ['network', 'unreachable', ''],
   ];
   for (const [answer, kind, detail] of cases) {
     const f = fakes([answer]);
@@ -147,7 +148,7 @@ test('a request that hangs fails when its timeout fires', async () => {
   const pending = run(f);
   await new Promise((resolve) => setImmediate(resolve));
   f.timeouts[0]!.controller.abort();
-  assert.equal((await failureOf(pending)).kind, 'create');
+  assert.equal((await failureOf(pending)).kind, 'unreachable');
 });
 
 test('leaving the page aborts the run: no further request, and the abort is no failure', async () => {

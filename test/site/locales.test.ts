@@ -119,7 +119,7 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly string[]>> = {
     'dnsdeep.transport',
     'invisibility.signal',
   ],
-  ru: [],
+  ru: ['geo.consensusJoin'],
 };
 
 test('French and Russian leave no English text behind, beyond names and codes', () => {

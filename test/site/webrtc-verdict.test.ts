@@ -54,6 +54,17 @@ test('WebRTC off everywhere is "unavailable"; working WebRTC that exposed nothin
   assert.deepEqual(verdictOf([result(timeout, ['ab.local']), result(off)], '8.8.8.8'), { kind: 'noAddress' });
 });
 
+test('a STUN server that saw only a private address answered: no public address, but not "no answer"', () => {
+  assert.deepEqual(verdictOf([result(found('10.0.0.5'))], '8.8.8.8'), { kind: 'privateOnly', answered: 1, asked: 1 });
+  // The local addresses' own probe (no URL) is no server asked.
+  const own = result(found('192.168.1.4', 'host'), ['192.168.1.4'], '');
+  assert.deepEqual(verdictOf([result(found('100.64.1.2'), ['192.168.1.4']), result(timeout), own], '8.8.8.8'), {
+    kind: 'privateOnly',
+    answered: 1,
+    asked: 2,
+  });
+});
+
 test("without the site's own view of the visitor, the addresses are listed without a verdict", () => {
   assert.deepEqual(verdictOf([result(found('193.0.0.1'))], null), { kind: 'unknownSite', addresses: ['193.0.0.1'] });
 });

@@ -11,6 +11,9 @@ import { startFront } from '../support/front-server.js';
 import { GEO_DATABASES_STEP } from '../../datasets/geo/service-databases.js';
 import { cityDatabase } from '../support/sample-geo-databases.js';
 import { dbipAsnDatabase, dbipCityDatabase } from '../support/sample-dbip-databases.js';
+import { FakeUpstream } from '../support/fake-upstream.js';
+import { DBIP_HOST } from '../support/fake-dbip.js';
+import { until } from '../support/until.js';
 
 async function frontWith(env: Record<string, string>) {
   const front = await startFront(env);
@@ -62,7 +65,9 @@ test('the front listener serves the public settings the pages read, from the run
             { id: 'fastly', url: null },
           ],
         },
-        repository: 'jason5ng32/MyIP',
+        geoLocal: { provider: 'maxmind', missing: 'noAccount', retry: 'nextStart' },
+        repository: '',
+        source: { url: null, licence: 'MIT' },
         privateTools: { leakZone: 'leak.ipcheck.ing', invisibilityScript: null },
       });
     } finally {
@@ -71,12 +76,24 @@ test('the front listener serves the public settings the pages read, from the run
   }
 });
 
-test('the repository the star count is read from is named for the footer’s link', async () => {
+test('the repository the star count is read from is named for the footer, and is the source unless SOURCE_CODE_URL says', async () => {
   const front = await frontWith({ REPO_STARS_REPOSITORY: 'netdiag/netdiag' });
   try {
-    assert.equal(JSON.parse((await front.get('/site-settings.json')).text).repository, 'netdiag/netdiag');
+    const settings = JSON.parse((await front.get('/site-settings.json')).text) as SiteSettings;
+    assert.equal(settings.repository, 'netdiag/netdiag');
+    assert.deepEqual(settings.source, { url: 'https://github.com/netdiag/netdiag', licence: 'MIT' });
   } finally {
     await front.close();
+  }
+  const own = await frontWith({
+    REPO_STARS_REPOSITORY: 'netdiag/netdiag',
+    SOURCE_CODE_URL: 'https://git.example.org/n',
+  });
+  try {
+    const settings = JSON.parse((await own.get('/site-settings.json')).text) as SiteSettings;
+    assert.deepEqual(settings.source, { url: 'https://git.example.org/n', licence: 'MIT' });
+  } finally {
+    await own.close();
   }
 });
 
@@ -243,6 +260,11 @@ test("the settings name whose geo database is loaded, for its licence's credit, 
     assert.equal(await geoDatabase(), null, 'nothing loaded yet');
     await runStartupStep(front.api, GEO_DATABASES_STEP);
     assert.equal(await geoDatabase(), 'dbip');
+    assert.deepEqual(JSON.parse((await front.get('/site-settings.json')).text).geoLocal, {
+      provider: 'dbip',
+      missing: null,
+      retry: 'nextStart',
+    });
 
     // A GeoLite2 file put in place by hand under DB-IP's name is credited to MaxMind once reloaded.
     await writeFile(join(geo, 'incoming.tmp'), cityDatabase());
@@ -251,6 +273,31 @@ test("the settings name whose geo database is loaded, for its licence's credit, 
     assert.equal(await geoDatabase(), 'maxmind');
   } finally {
     await front.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('while no city database is loaded, the settings say a download is under way during start-up, and when a failed one is tried again', async () => {
+  const fake = await FakeUpstream.start();
+  // DB-IP's download never answers: the start-up step stays on it.
+  fake.on('*', DBIP_HOST, /^\//, { hang: true });
+  const dataDir = await mkdtemp(join(tmpdir(), 'site-settings-geo-'));
+  const front = await frontWith({
+    DATA_DIR: dataDir,
+    GEODB_PROVIDER: 'dbip',
+    GEODB_AUTO_UPDATE: 'true',
+    UPSTREAM_OVERRIDE_ORIGIN: fake.origin,
+  });
+  const geoLocal = async () => (JSON.parse((await front.get('/site-settings.json')).text) as SiteSettings).geoLocal;
+  const booting = front.api.lifecycle.boot();
+  try {
+    await until(async () => (await geoLocal()).missing === 'loading', 30_000, 'the settings to say loading');
+    assert.deepEqual(await geoLocal(), { provider: 'dbip', missing: 'loading', retry: 'daily' });
+  } finally {
+    // Closing abandons the download; start-up then ends, its temporary folder removed.
+    await front.close();
+    await booting;
+    await fake.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 });

@@ -1,5 +1,5 @@
 import { getJson } from './client';
-import { loadSiteSettings } from './site-settings';
+import { loadSiteSettings, type SiteSettings } from './site-settings';
 
 /**
  * The repository's star count (`/api/repo-stars`, contract §16), or null when
@@ -12,10 +12,18 @@ export function loadRepoStars(): Promise<number | null> {
   );
 }
 
-/** The project's repository, `owner/name`, from the public settings; null when they cannot be had. */
+/** The repository whose stars the footer shows, `owner/name`, from the public settings; null when unset or unknown. */
 export function loadRepository(): Promise<string | null> {
   return loadSiteSettings().then(
     (settings) => settings.repository || null,
+    () => null,
+  );
+}
+
+/** Where this deployment's code is and its licence, from the public settings; null when they cannot be had. */
+export function loadSource(): Promise<SiteSettings['source'] | null> {
+  return loadSiteSettings().then(
+    (settings) => settings.source,
     () => null,
   );
 }

@@ -4,16 +4,27 @@ export interface Placement {
   city: string;
 }
 
+/**
+ * How one source stands to the majority: it names the same place (`agrees`), only the same country (`country`:
+ * no city, or one in another script that cannot be compared), another place (`differs`), or no country at all
+ * (`none`).
+ */
+export type Standing = 'agrees' | 'country' | 'differs' | 'none';
+
 export interface Consensus {
-  /** Sources that named a country. */
+  /** Sources asked: every placement given. */
   total: number;
-  /** Of those, how many gave the majority's country (and its city, when the majority names one). */
+  /** How many name the majority's place: its country, and its city when the majority names one. */
   agree: number;
+  /** How many name the majority's country but no city to compare with the majority's. */
+  countryOnly: number;
+  /** How many name no country. */
+  noAnswer: number;
   countryCode: string;
   /** The majority's city among those in its country, `""` when none names one. */
   city: string;
-  /** Per placement (same order as given): whether it disagrees with the majority. */
-  differs: boolean[];
+  /** Per placement (same order as given). */
+  standings: Standing[];
 }
 
 const cityKey = (city: string) => city.trim().toLocaleLowerCase('en');
@@ -36,9 +47,10 @@ function majority(keys: string[]): string {
 }
 
 /**
- * Where most sources place an address, and which disagree. A source without a country is no vote (unknown is not
- * a disagreement, as an empty DNS answer is not); a source in the majority's country without a city disagrees
- * with no one either.
+ * Where most sources place an address, and how each stands to that. A source without a country is no vote (unknown
+ * is not a disagreement, as an empty DNS answer is not); one in the majority's country without a city to compare
+ * disagrees with no one, but agrees only on the country: counting it as naming the city would claim more sources
+ * for the city than named it.
  */
 export function consensusOf(placements: Placement[]): Consensus | null {
   const countries = placements.map((p) => p.countryCode.toUpperCase());
@@ -48,17 +60,22 @@ export function consensusOf(placements: Placement[]): Consensus | null {
   const named = placements.filter((p, i) => countries[i] === countryCode && p.city.trim());
   const script = majority(named.map((p) => scriptOf(p.city)));
   const city = majority(named.filter((p) => scriptOf(p.city) === script).map((p) => cityKey(p.city)));
-  const differs = placements.map((p, i) => {
-    if (!countries[i]) return false;
-    if (countries[i] !== countryCode) return true;
-    return Boolean(city && p.city.trim() && scriptOf(p.city) === script && cityKey(p.city) !== city);
+  const standings = placements.map((p, i): Standing => {
+    if (!countries[i]) return 'none';
+    if (countries[i] !== countryCode) return 'differs';
+    if (!city) return 'agrees';
+    if (!p.city.trim() || scriptOf(p.city) !== script) return 'country';
+    return cityKey(p.city) === city ? 'agrees' : 'differs';
   });
-  const cityShown = placements.find((p, i) => countries[i] === countryCode && city && cityKey(p.city) === city)?.city;
+  const count = (standing: Standing) => standings.filter((s) => s === standing).length;
+  const cityShown = placements.find((p, i) => standings[i] === 'agrees' && city && cityKey(p.city) === city)?.city;
   return {
-    total: voters.length,
-    agree: voters.length - differs.filter(Boolean).length,
+    total: placements.length,
+    agree: count('agrees'),
+    countryOnly: count('country'),
+    noAnswer: count('none'),
     countryCode,
     city: cityShown?.trim() ?? '',
-    differs,
+    standings,
   };
 }

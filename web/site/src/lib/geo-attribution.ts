@@ -36,8 +36,9 @@ const DATABASES: Record<GeoDatabase, LocalDatabase> = {
 };
 
 /**
- * The geo-local card's title. Before the settings arrive, or with no database
- * loaded (the card then says so), it keeps the spec's publisher, MaxMind.
+ * The geo-local card's title: the loaded database's publisher, else the one the
+ * server is set to download (api/geo-database.ts); before the settings arrive,
+ * the spec's publisher, MaxMind.
  */
 export function localSourceName(database: GeoDatabase | null): string {
   return DATABASES[database ?? 'maxmind'].name;

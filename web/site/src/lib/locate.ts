@@ -3,7 +3,7 @@ import type { GeoRecord } from '../api/types';
 import { GEO_SOURCES, type GeoSource } from './geo-sources';
 import { fromRecord, type CardView } from './geo-view';
 import { sourceName } from './geo-attribution';
-import { geoDatabase } from '../api/geo-database';
+import { geoCardDatabase } from '../api/geo-database';
 
 /** The local database: no key, no third party, the tools' default source. */
 export const LOCAL_SOURCE: GeoSource = GEO_SOURCES.find((s) => s.route === 'geo-local')!;
@@ -14,5 +14,5 @@ export async function locate(source: GeoSource, ip: string, locale: string, sign
   if (source.lang) params.lang = locale;
   const record = await getJson<GeoRecord>(apiPath(source.route, params), signal);
   if (record.error) throw new ApiError('upstream', 200, typeof record.error === 'string' ? record.error : '');
-  return fromRecord(sourceName(source, geoDatabase.value), ip, record, source.extra);
+  return fromRecord(sourceName(source, geoCardDatabase.value), ip, record, source.extra);
 }

@@ -1,13 +1,16 @@
 import { readCreated, readMeasurement, readRefusal, type Measurement } from './measurement.js';
 
 /**
- * Why a measurement gave nothing to show: Globalping refused to start it
- * (`create`: a bad target, no probes in those countries), refused it for the
- * visitor's hourly budget (`rateLimited`, 429), its progress could not be read
- * (`poll`), it ended without a usable result (`empty`), or it was still
- * running when the page stopped asking (`timeout`).
+ * Why a measurement gave nothing to show: Globalping could not be reached to
+ * start it (`unreachable`: no connection, or no answer in time), answered the
+ * start with its own error or with no measurement (`unusable`), refused it
+ * (`create`, a 4xx: a bad target, no probes in those countries), refused it for
+ * the visitor's hourly budget (`rateLimited`, 429), its progress could not be
+ * read (`poll`), it ended without a usable result (`empty`), or it was still
+ * running when the page stopped asking (`timeout`). Only a 4xx is a refusal:
+ * the page must not blame the target or the countries for a network it never reached.
  */
-export type FailureKind = 'create' | 'rateLimited' | 'poll' | 'empty' | 'timeout';
+export type FailureKind = 'unreachable' | 'unusable' | 'create' | 'rateLimited' | 'poll' | 'empty' | 'timeout';
 
 export class GlobalpingFailure extends Error {
   constructor(
@@ -102,14 +105,14 @@ export async function runMeasurement<Row>(options: RunOptions<Row>): Promise<Row
     options as RunOptions<unknown>,
     '/v1/measurements',
     { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(options.body) },
-    'create',
+    'unreachable',
   );
   if (created.status === 429) throw new GlobalpingFailure('rateLimited');
-  if (created.status < 200 || created.status > 299) {
+  if (created.status >= 400 && created.status < 500) {
     throw new GlobalpingFailure('create', readRefusal(created.body));
   }
-  const id = readCreated(created.body);
-  if (!id) throw new GlobalpingFailure('create');
+  const id = created.status >= 200 && created.status < 300 ? readCreated(created.body) : null;
+  if (!id) throw new GlobalpingFailure('unusable', readRefusal(created.body));
 
   let measurement: Measurement | null = null;
   for (let attempt = 0; attempt <= schedule.retries; attempt++) {

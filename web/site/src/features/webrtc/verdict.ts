@@ -7,6 +7,8 @@ export type Verdict =
   | { kind: 'unavailable' }
   /** WebRTC works but exposed no public address (no STUN server answered: UDP blocked, or servers down). */
   | { kind: 'noAddress' }
+  /** Some STUN servers answered, but saw only private or reserved addresses (servers inside the visitor's network). */
+  | { kind: 'privateOnly'; answered: number; asked: number }
   /** WebRTC exposed public addresses, but this site's own view of the visitor is unknown. */
   | { kind: 'unknownSite'; addresses: string[] }
   /** WebRTC exposed an address other than the site's: behind a VPN or a proxy, the real one leaks. */
@@ -42,7 +44,12 @@ export function publicAddresses(results: readonly ProbeResult[]): string[] {
 export function verdictOf(results: readonly ProbeResult[], siteSees: string | null): Verdict {
   if (results.length > 0 && results.every((r) => r.outcome.status === 'unavailable')) return { kind: 'unavailable' };
   const addresses = publicAddresses(results);
-  if (addresses.length === 0) return { kind: 'noAddress' };
+  if (addresses.length === 0) {
+    // The local addresses' own probe (no URL) asks no server.
+    const servers = results.filter((r) => r.url);
+    const answered = servers.filter((r) => r.outcome.status === 'found').length;
+    return answered ? { kind: 'privateOnly', answered, asked: servers.length } : { kind: 'noAddress' };
+  }
   if (!siteSees) return { kind: 'unknownSite', addresses };
   const site = canonicalIp(siteSees);
   const others = addresses.filter((ip) => ip !== site);

@@ -24,8 +24,11 @@ test('DNS: one TXT record set over plain DNS and DoH, quoted or not, reads as ag
 test('DNS: when no resolver answers, the page says so instead of claiming agreement', async ({ page }) => {
   await page.route(/\/api\/dnsresolver\?/, async (route) => {
     const answer = await route.fetch();
-    const body = (await answer.json()) as { results: Array<{ type: string; result: unknown }> };
-    for (const row of body.results) row.result = row.type === 'doh' ? ['N/A'] : 'N/A';
+    const body = (await answer.json()) as { results: Array<{ type: string; result: unknown; status: string }> };
+    for (const row of body.results) {
+      row.result = row.type === 'doh' ? ['N/A'] : 'N/A';
+      row.status = 'failed';
+    }
     await route.fulfill({ response: answer, json: body });
   });
   await page.goto('/dns?hostname=example.com&type=A');
@@ -82,7 +85,7 @@ test('AS page: the profile shows what the API sends, prefixes, neighbours and sp
     /[\d,]+ IPv4 · [\d,]+ IPv6/,
   );
   await expect(profile.locator('.row').filter({ hasText: 'Neighbouring networks' })).toContainText(
-    /\d+ upstream · \d+ downstream · \d+ peers/,
+    /\d+ upstreams? · \d+ downstreams? · \d+ peers?/,
   );
   await expect(profile.getByRole('heading', { name: 'Speed tests from this network (last 90 days)' })).toBeVisible();
   await expect(profile.locator('.row').filter({ hasText: 'Download' })).toContainText(/\d+(\.\d)? Mbps/);

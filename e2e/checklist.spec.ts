@@ -66,18 +66,20 @@ test('every item shows its priority, and the list can show one priority while pr
 });
 
 test('the items are fetched with the page, in the visitor’s language only', async ({ page }) => {
-  const scripts: string[] = [];
-  page.on('response', async (response) => {
-    if (response.request().resourceType() === 'script') scripts.push(await response.text());
+  // Each body is read as its response arrives; the assertions wait for every read begun so far.
+  const bodies: Array<Promise<string>> = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') bodies.push(response.text().catch(() => ''));
   });
+  const scripts = () => Promise.all(bodies);
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  expect(scripts.some((text) => text.includes('Never reuse a password'))).toBe(false);
+  expect((await scripts()).some((text) => text.includes('Never reuse a password'))).toBe(false);
 
   await page.getByRole('navigation').getByRole('link', { name: 'Security checklist' }).first().click();
   await expect(page.getByRole('checkbox', { name: 'A different password for every account' })).toBeVisible();
-  expect(scripts.some((text) => text.includes('Never reuse a password'))).toBe(true);
-  expect(scripts.some((text) => text.includes('即使是强密码也不要重复使用'))).toBe(false);
+  expect((await scripts()).some((text) => text.includes('Never reuse a password'))).toBe(true);
+  expect((await scripts()).some((text) => text.includes('即使是强密码也不要重复使用'))).toBe(false);
 });
 
 test('in Chinese every item is translated', async ({ page }) => {

@@ -138,15 +138,17 @@ test('the preferences are kept: tests that run by themselves, simple view, addre
   await expect(card(page, 'Addresses').locator('.run-summary')).toHaveText(/^Your addresses as seen/);
   await expect(card(page, 'Addresses').getByRole('row')).toHaveCount(3);
 
+  // The first visit ran every test: leave it, so none of its requests still in flight counts for the second.
+  await page.goto('about:blank');
   thirdParty.reset();
   await everyoneAnswers(page, thirdParty);
-  await page.reload();
+  await page.goto('/runall');
   await expect(card(page, 'Addresses').locator('.run-summary')).toHaveText(/^Your addresses as seen/);
   await expect(card(page, 'Addresses').getByRole('row')).toHaveCount(3);
   for (const name of ['Connectivity', 'WebRTC leak', 'DNS leak']) {
     await expect(card(page, name).locator('.run-summary')).toHaveText(/^Not run yet/);
   }
-  expect(thirdParty.seen().every((r) => DETECTORS.test(r.host))).toBe(true);
+  expect(thirdParty.seen().filter((r) => !DETECTORS.test(r.host))).toEqual([]);
 
   // One card again: only its own test asks anything.
   const before = thirdParty.seen().length;

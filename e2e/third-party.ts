@@ -101,8 +101,9 @@ export async function startThirdParty(address: string): Promise<ThirdParty> {
   const serve = (secure: boolean) => (request: IncomingMessage, response: ServerResponse) => {
     const host = (request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     // Chromium's own component updater still calls home now and then despite --disable-component-update: not the site's.
-    if (host !== CHROMIUM_UPDATER)
-      {seen.push({ host, method: request.method ?? 'GET', url: request.url ?? '/', secure });}
+    if (host !== CHROMIUM_UPDATER) {
+      seen.push({ host, method: request.method ?? 'GET', url: request.url ?? '/', secure });
+    }
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {

@@ -1,6 +1,6 @@
 import { isReserved } from '../../lib/ip.js';
 import { isMdnsName, parseCandidate } from '../webrtc/candidate.js';
-import { PROBE_TIMEOUT_MS, type Clock } from '../webrtc/stun-probe.js';
+import { PROBE_TIMEOUT_MS, releasePeer, type Clock } from '../webrtc/stun-probe.js';
 import { distinctEndpoints, familyOf, type Family, type Reflexive, type Round } from './mapping.js';
 
 /** How many rounds a run makes, each from fresh local ports (a new connection). */
@@ -52,12 +52,7 @@ function gatherAll(urls: readonly string[], deps: RoundDeps): Promise<Gathered |
       if (done) return;
       done = true;
       clock.clearTimeout(timer);
-      peer.onicecandidate = null;
-      try {
-        peer.close();
-      } catch {
-        // Closing a connection that failed to start may throw; there is nothing left to release then.
-      }
+      releasePeer(peer);
       resolve(answer);
     };
     const timer = clock.setTimeout(() => finish(gathered), timeoutMs);

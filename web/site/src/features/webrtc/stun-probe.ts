@@ -94,12 +94,7 @@ function gather(url: string, iceServers: { urls: string }[], deps: ProbeDeps): P
       if (done) return;
       done = true;
       clock.clearTimeout(timer);
-      peer.onicecandidate = null;
-      try {
-        peer.close();
-      } catch {
-        // Closing a connection that failed to start may throw; there is nothing left to release then.
-      }
+      releasePeer(peer);
       resolve({ url, outcome, hosts: [...hosts] });
     };
     const withoutReflexive = (reason: 'timeout' | 'noAnswer'): Outcome => {
@@ -162,4 +157,14 @@ export function probeAll(
       }),
     ),
   );
+}
+
+/** Stops listening to `peer` and closes it; a connection that failed to start may throw on close, and holds nothing then. */
+export function releasePeer(peer: Pick<RTCPeerConnection, 'onicecandidate' | 'close'>): void {
+  peer.onicecandidate = null;
+  try {
+    peer.close();
+  } catch {
+    // Nothing left to release.
+  }
 }

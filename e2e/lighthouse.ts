@@ -12,7 +12,8 @@ import { hostResolverRules, startThirdParty } from './third-party.js';
 // without signing in (LIGHTHOUSE_PAGES, comma-separated paths, runs a few).
 // The load average is printed with the figures: on a shared machine the performance score follows it.
 // Every page must score at least 95 in each category (the median run of
-// LIGHTHOUSE_RUNS, default 3) and transfer at most 150 KiB. A tool that runs
+// LIGHTHOUSE_RUNS, default 3) and transfer at most 150 KiB before its test's
+// own measurement traffic (TEST_TRAFFIC, printed apart). A tool that runs
 // on load calls third parties: here they answer from a loopback fake (any
 // name) so no run waits on this machine's closed network; an IP-literal URL
 // (a detector's) cannot be mapped and fails, which Lighthouse's
@@ -53,6 +54,13 @@ const MIN_SCORE = 95;
 // Lighthouse's own advice: its performance score moves from run to run, so judge the median of several.
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const MAX_BYTES = 150 * 1024;
+// "Within 150 KiB before its test runs": a test whose measurement is the traffic itself (the IPv6 readiness
+// test's two ~100 KB answers, which show a path-MTU stall) is not the page's weight. Each such request is
+// named here per page, by its path; its bytes are counted apart from the budget and printed beside it, so
+// nothing else the page loads can hide there. Only a request whose whole job is to be measured belongs here.
+const TEST_TRAFFIC: Record<string, readonly string[]> = {
+  '/ipv6': ['/api/client-ip/large'],
+};
 const OUT = fileURLToPath(new URL('../test-results/lighthouse/', import.meta.url));
 
 const site = await startSite();
@@ -96,14 +104,24 @@ try {
     const allPerformance = runs.map((r) => Math.round((r.lhr.categories.performance?.score ?? 0) * 100)).join('/');
     writeFileSync(`${OUT}${path === '/' ? 'home' : path.slice(1).replace(/\//g, '-')}.json`, result.report as string);
     const scores = CATEGORIES.map((c) => Math.round((lhr.categories[c]?.score ?? 0) * 100));
-    const bytes = lhr.audits['total-byte-weight']?.numericValue ?? 0;
+    const measured = TEST_TRAFFIC[path] ?? [];
+    const requests =
+      (lhr.audits['network-requests']?.details as { items?: Array<{ url: string; transferSize?: number }> })?.items ??
+      [];
+    const testBytes = requests
+      .filter((request) => measured.includes(new URL(request.url).pathname))
+      .reduce((sum, request) => sum + (request.transferSize ?? 0), 0);
+    const bytes = (lhr.audits['total-byte-weight']?.numericValue ?? 0) - testBytes;
+    const testLine = testBytes
+      ? ` (+ ${(testBytes / 1024).toFixed(1)} KiB the test measures: ${measured.join(', ')})`
+      : '';
     const fcp = lhr.audits['first-contentful-paint']?.displayValue ?? '';
     const lcp = lhr.audits['largest-contentful-paint']?.displayValue ?? '';
     const cls = lhr.audits['cumulative-layout-shift']?.displayValue ?? '';
     const tbt = lhr.audits['total-blocking-time']?.displayValue ?? '';
     process.stdout.write(
       `${path.padEnd(12)} performance ${scores[0]}  accessibility ${scores[1]}  best practices ${scores[2]}  SEO ${scores[3]}  ` +
-        `transfer ${(bytes / 1024).toFixed(1)} KiB  FCP ${fcp}  LCP ${lcp}  CLS ${cls}  TBT ${tbt}  (performance of each run ${allPerformance}; machine benchmark ${Math.round(lhr.environment.benchmarkIndex)}, load average ${loadavg()[0]!.toFixed(1)})\n`,
+        `transfer ${(bytes / 1024).toFixed(1)} KiB${testLine}  FCP ${fcp}  LCP ${lcp}  CLS ${cls}  TBT ${tbt}  (performance of each run ${allPerformance}; machine benchmark ${Math.round(lhr.environment.benchmarkIndex)}, load average ${loadavg()[0]!.toFixed(1)})\n`,
     );
     for (const [i, category] of CATEGORIES.entries()) {
       if ((scores[i] ?? 0) >= MIN_SCORE) continue;

@@ -21,11 +21,14 @@ export async function runAddresses(options: {
   locale: string;
   signal: AbortSignal;
   nameOf: (detector: Detector) => string;
+  /** The detectors asked, in their order, once the settings have named this site's own. */
+  onDetectors?: (all: Detector[]) => void;
   /** Each detector's row as it lands, with the detector's place in the list. */
   onRow: (row: AddressRow, index: number) => void;
 }): Promise<SectionBody<'ipinfo'>> {
   const { addresses } = await loadSiteSettings();
   const all = detectors(addresses);
+  options.onDetectors?.(all);
   const rows = await Promise.all(
     all.map(async (detector, index): Promise<AddressRow> => {
       const outcome = await detect(detector, fetch, options.signal);

@@ -5,7 +5,6 @@ import { SECTION_IDS } from '../features/registry';
 import { latestSiteEvents, onSiteEvent, type SiteEventName, type SiteEvents } from '../lib/site-events';
 import { unlockedByEvent, unlockedByProfile, unlockedBySection } from './achievement-rules';
 import { UnlockQueue } from './unlock-queue';
-import { account } from './account';
 
 /** Unlocks are spaced as the reference spaces them, so each notice can be read. */
 const SPACING_MS = 2000;
@@ -43,8 +42,10 @@ export function loadProfile(fresh = false, signal?: AbortSignal): Promise<UserIn
  * already held is never sent again), then judges every result and event
  * already recorded in this visit and each new one. Without a profile (the companion
  * API not set up or failing) nothing is unlocked: it could not be recorded.
+ * `unlocked` hears each name once it is recorded (the header's notice); the
+ * account is the caller's, so this module needs nothing of it.
  */
-export async function startAchievements(): Promise<void> {
+export async function startAchievements(unlocked: (name: string) => void): Promise<void> {
   if (stopListening) return;
   const own = ++session;
   const info = await loadProfile().catch(() => null);
@@ -53,7 +54,7 @@ export async function startAchievements(): Promise<void> {
     await putAchievement(name);
     if (own !== session) return;
     held.set(name, Date.now());
-    account.unlocked = name;
+    unlocked(name);
   }, SPACING_MS);
   queue.hold(held.keys());
   queue.offer(unlockedByProfile(info));

@@ -15,8 +15,9 @@ export function codeFiles(dir = ROOT, endings = ['.ts']): string[] {
     if (entry.name.startsWith('.') || NOT_CODE.has(entry.name)) continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) files.push(...codeFiles(path, endings));
-    else if (endings.some((ending) => entry.name.endsWith(ending)))
+    else if (endings.some((ending) => entry.name.endsWith(ending))) {
       files.push(relative(ROOT, path).split(sep).join('/'));
+    }
   }
   return files;
 }

@@ -1,6 +1,7 @@
 import { Type, type Static, type TProperties } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Nullable } from '../schemas/nullable.js';
+import { NAT_ANSWERS } from './nat-answers.js';
 import {
   bool,
   cc,
@@ -245,18 +246,7 @@ const nattest = closed({
   servers: integerIn(0, 64),
   families: listOf(2, {
     family: oneOf('ipv4', 'ipv6'),
-    mapping: oneOf(
-      'endpoint-independent',
-      'address-dependent',
-      'address-and-port-dependent',
-      'endpoint-or-address-dependent',
-      'address-or-port-dependent',
-      'no-nat',
-      'no-answer',
-      'one-answered',
-      'few-servers',
-      'unavailable',
-    ),
+    mapping: oneOf(...NAT_ANSWERS),
     agreeing: integerIn(0, 10),
     rounds: integerIn(0, 10),
   }),

@@ -1,3 +1,4 @@
+import type { Route } from '@playwright/test';
 import { expect, screenshots, test } from './fixtures.js';
 
 // The states a visitor meets that the demo's fakes never produce (a feature
@@ -64,6 +65,27 @@ test('too many requests says when to try again, and trying again works', async (
   limited = false;
   await card.getByRole('button', { name: 'Try again' }).click();
   await expect(card).toContainText('Ashburn');
+});
+
+test('an older answer of a source arriving late never covers a newer one (a language switch, a retry)', async ({
+  page,
+  watch,
+}) => {
+  watch.allow(/HTTP 429: .*\/api\/geo-free-a/);
+  watch.allow(/status of 429/);
+  // The English ask is held; the switch to French asks again, and that answer comes first.
+  const held = new Promise<Route>((resolve) => void page.route(/\/api\/geo-free-a\?.*lang=en/, resolve));
+  await page.goto('/ip/8.8.8.8');
+  const english = await held;
+  const abandoned = page.waitForEvent('requestfailed', (request) => request === english.request());
+  await page.locator('header').getByLabel('Language').selectOption('fr');
+  const card = page.locator('.geo-card').filter({ hasText: 'ip-api' });
+  await expect(card).toContainText('Virginie');
+  // The newer ask ended the older one, so its 429, were it to come now, is no one's answer.
+  await abandoned;
+  await english.fulfill(json(429, { message: 'Too Many Requests' }, { 'retry-after': '120' })).catch(() => undefined);
+  await expect(card).toContainText('Virginie');
+  await expect(card.getByRole('alert')).toHaveCount(0);
 });
 
 test('a used-up quota on the private source is said plainly', async ({ page }) => {

@@ -3,10 +3,40 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
 import ts from 'typescript';
+import { parse } from 'vue/compiler-sfc';
 import { ROOT, codeFiles } from '../support/code-files.js';
 
 // Code the server never loads: tests, benchmarks, browser tests, the site.
 const NOT_SERVER = ['test/', 'bench/', 'e2e/', 'web/site/'];
+
+/** The relative module a statement loads (a value import or re-export), or undefined. */
+function valueSpecifier(statement: ts.Node): string | undefined {
+  let specifier: ts.Expression | undefined;
+  if (ts.isImportDeclaration(statement)) {
+    const clause = statement.importClause;
+    const bindings = clause?.namedBindings;
+    const typesOnly =
+      clause !== undefined &&
+      (clause.isTypeOnly ||
+        (!clause.name &&
+          bindings !== undefined &&
+          ts.isNamedImports(bindings) &&
+          bindings.elements.length > 0 &&
+          bindings.elements.every((element) => element.isTypeOnly)));
+    if (!typesOnly) specifier = statement.moduleSpecifier;
+  } else if (ts.isExportDeclaration(statement) && !statement.isTypeOnly) {
+    specifier = statement.moduleSpecifier;
+  }
+  return specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith('.') ? specifier.text : undefined;
+}
+
+/** `specifier` from `file` as a path of ROOT, tried as the bundler and tsx try it, or undefined. */
+function resolved(file: string, specifier: string, endings: string[]): string | undefined {
+  const base = normalize(join(dirname(file), specifier))
+    .split(sep)
+    .join('/');
+  return endings.map((ending) => base.replace(/\.js$/, '') + ending).find((path) => existsSync(join(ROOT, path)));
+}
 
 /**
  * The files `file` loads when it is loaded: its static imports and
@@ -15,31 +45,43 @@ const NOT_SERVER = ['test/', 'bench/', 'e2e/', 'web/site/'];
  */
 function loadedBy(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest);
-  const loaded: string[] = [];
-  for (const statement of source.statements) {
-    let specifier: ts.Expression | undefined;
-    if (ts.isImportDeclaration(statement)) {
-      const clause = statement.importClause;
-      const bindings = clause?.namedBindings;
-      const typesOnly =
-        clause !== undefined &&
-        (clause.isTypeOnly ||
-          (!clause.name &&
-            bindings !== undefined &&
-            ts.isNamedImports(bindings) &&
-            bindings.elements.length > 0 &&
-            bindings.elements.every((element) => element.isTypeOnly)));
-      if (!typesOnly) specifier = statement.moduleSpecifier;
-    } else if (ts.isExportDeclaration(statement) && !statement.isTypeOnly) {
-      specifier = statement.moduleSpecifier;
-    }
-    if (!specifier || !ts.isStringLiteral(specifier) || !specifier.text.startsWith('.')) continue;
-    const target = normalize(join(dirname(file), specifier.text.replace(/\.js$/, '.ts')))
-      .split(sep)
-      .join('/');
-    if (existsSync(join(ROOT, target))) loaded.push(target);
+  return source.statements.flatMap((statement) => {
+    const specifier = valueSpecifier(statement);
+    const target = specifier && resolved(file, specifier, ['.ts']);
+    return target ? [target] : [];
+  });
+}
+
+/**
+ * The site's modules `file` needs (a .vue file's scripts read too): its value
+ * imports and, unlike the server's walk, its dynamic import()s. A lazy chunk
+ * that imports the module that loads it is still two modules each needing the
+ * other: one of them has two jobs.
+ */
+function siteNeeds(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const { descriptor } = file.endsWith('.vue') ? parse(text, { filename: file }) : { descriptor: undefined };
+  const scripts = descriptor ? [descriptor.script?.content, descriptor.scriptSetup?.content] : [text];
+  const needed: string[] = [];
+  for (const script of scripts) {
+    if (script === undefined) continue;
+    const visit = (node: ts.Node): void => {
+      const dynamic =
+        ts.isCallExpression(node) &&
+        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        node.arguments[0] !== undefined &&
+        ts.isStringLiteral(node.arguments[0]) &&
+        node.arguments[0].text.startsWith('.')
+          ? node.arguments[0].text
+          : undefined;
+      const specifier = dynamic ?? valueSpecifier(node);
+      const target = specifier && resolved(file, specifier, ['', '.ts', '/index.ts']);
+      if (target && /\.(ts|vue)$/.test(target)) needed.push(target);
+      ts.forEachChild(node, visit);
+    };
+    visit(ts.createSourceFile(file, script, ts.ScriptTarget.Latest, true));
   }
-  return loaded;
+  return needed;
 }
 
 /** One import circle among `files`, as the chain of files that closes it, or undefined. */
@@ -72,6 +114,12 @@ test('the server code has no import circle', () => {
   assert.deepEqual(findCircle(server), undefined, 'a module imports, through others, a module that imports it');
 });
 
+test('the site has no import circle, lazy imports included', () => {
+  const site = codeFiles(join(ROOT, 'web/site/src'), ['.ts', '.vue']).filter((file) => !file.endsWith('.d.ts'));
+  assert.ok(site.includes('web/site/src/main.ts') && site.includes('web/site/src/App.vue'), 'the walk finds the site');
+  assert.deepEqual(findCircle(site, siteNeeds), undefined, 'a module needs, through others, a module that needs it');
+});
+
 test('the circle finder finds a circle, and reads value imports only', () => {
   const graph: Record<string, string[]> = { a: ['b'], b: ['c'], c: ['a'], d: ['a'] };
   assert.deepEqual(
@@ -85,4 +133,7 @@ test('the circle finder finds a circle, and reads value imports only', () => {
   // lib/upstream.ts loads the error vocabulary; its `import type` of the metrics is no load.
   assert.ok(loadedBy('lib/upstream.ts').includes('lib/upstream-failure.ts'));
   assert.ok(!loadedBy('lib/upstream.ts').includes('operations/metrics.ts'));
+  // The account loads the OpenID Connect client only when needed: a lazy import is read on the site.
+  assert.ok(siteNeeds('web/site/src/account/account.ts').includes('web/site/src/account/oidc.ts'));
+  assert.ok(siteNeeds('web/site/src/App.vue').some((file) => file.endsWith('.vue')));
 });

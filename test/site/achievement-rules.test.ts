@@ -125,11 +125,11 @@ test('every other achievement has a rule that earns it, and the profile says whi
     ACHIEVEMENTS.filter((name) => !earned.has(name)),
     NOT_EARNABLE,
   );
-  const en = JSON.parse(readFileSync(join(import.meta.dirname, '../../web/site/src/locales/en.json'), 'utf8')) as {
-    achievements: Record<string, { how: string }>;
-  };
+  const achievements = JSON.parse(
+    readFileSync(join(import.meta.dirname, '../../web/site/src/features/achievements/strings/en.json'), 'utf8'),
+  ) as Record<string, { how: string }>;
   for (const name of NOT_EARNABLE.filter((n) => n !== 'GenerousDonor')) {
-    assert.match(en.achievements[name]!.how, /^Not offered on this site: /);
+    assert.match(achievements[name]!.how, /^Not offered on this site: /);
   }
-  assert.match(en.achievements.GenerousDonor!.how, /operator grants/);
+  assert.match(achievements.GenerousDonor!.how, /operator grants/);
 });

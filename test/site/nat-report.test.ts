@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import { checkReport } from '../../contract/report.js';
 import { carrierGrade } from '../../web/site/src/features/nat/carrier-grade.js';
-import { ANSWERS, summarize, type Round } from '../../web/site/src/features/nat/mapping.js';
+import { NAT_ANSWERS } from '../../contract/nat-answers.js';
+import { summarize, type Round } from '../../web/site/src/features/nat/mapping.js';
 import { natSection } from '../../web/site/src/features/nat/report.js';
 
 const envelope = (nattest: unknown) => ({
@@ -32,7 +33,7 @@ test("the nattest section the page builds is one the service's whitelist accepts
     evidence: [{ kind: 'shared-range' }, { kind: 'different-address' }],
   });
   assert.ok(checkReport.Check(envelope({ testedAt: '2026-11-29T12:00:00Z', ...section })));
-  for (const mapping of ANSWERS) {
+  for (const mapping of NAT_ANSWERS) {
     for (const likelihood of ['likely', 'possible', 'no-sign', 'unknown']) {
       const stored = {
         ...section,

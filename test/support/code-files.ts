@@ -8,14 +8,16 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // What is not the project's code: installed packages, build and test output, local data (.gitignore).
 const NOT_CODE = new Set(['node_modules', 'dist', 'data', 'coverage', 'test-results', 'screenshots']);
 
-/** Every TypeScript file of the repository, as a path relative to ROOT with `/` separators. */
-export function codeFiles(dir = ROOT): string[] {
+/** Every TypeScript file (or file of `endings`) under `dir`, as a path relative to ROOT with `/` separators. */
+export function codeFiles(dir = ROOT, endings = ['.ts']): string[] {
   const files: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name.startsWith('.') || NOT_CODE.has(entry.name)) continue;
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...codeFiles(path));
-    else if (entry.name.endsWith('.ts')) files.push(relative(ROOT, path).split(sep).join('/'));
+    if (entry.isDirectory()) files.push(...codeFiles(path, endings));
+    else if (endings.some((ending) => entry.name.endsWith(ending))) {
+      files.push(relative(ROOT, path).split(sep).join('/'));
+    }
   }
   return files;
 }

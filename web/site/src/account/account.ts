@@ -53,7 +53,9 @@ export async function refreshAccount(): Promise<void> {
   }
   Object.assign(account, { state: 'signedIn', name: user.name, email: user.email });
   // Not waited for: the page the visitor returns to need not wait for the profile.
-  void import('./achievements').then(({ startAchievements }) => startAchievements()).catch(() => undefined);
+  void import('./achievements')
+    .then(({ startAchievements }) => startAchievements((name) => (account.unlocked = name)))
+    .catch(() => undefined);
 }
 
 /** Leaves for the provider's sign-in page, to come back to `back`. */

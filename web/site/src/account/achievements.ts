@@ -2,10 +2,10 @@ import { reactive } from 'vue';
 import { getUserInfo, putAchievement, type UserInfo } from '../api/user';
 import { collectedSections, onSectionRecorded, type ReportSectionId } from '../lib/report-sections';
 import { SECTION_IDS } from '../features/registry';
+import { loadStrings } from '../features/strings';
 import { latestSiteEvents, onSiteEvent, type SiteEventName, type SiteEvents } from '../lib/site-events';
 import { unlockedByEvent, unlockedByProfile, unlockedBySection } from './achievement-rules';
 import { UnlockQueue } from './unlock-queue';
-import { account } from './account';
 
 /** Unlocks are spaced as the reference spaces them, so each notice can be read. */
 const SPACING_MS = 2000;
@@ -43,17 +43,23 @@ export function loadProfile(fresh = false, signal?: AbortSignal): Promise<UserIn
  * already held is never sent again), then judges every result and event
  * already recorded in this visit and each new one. Without a profile (the companion
  * API not set up or failing) nothing is unlocked: it could not be recorded.
+ * `unlocked` hears each name once it is recorded and its title can be shown
+ * (the header's notice); the account is the caller's, so this module needs nothing of it.
  */
-export async function startAchievements(): Promise<void> {
+export async function startAchievements(unlocked: (name: string) => void): Promise<void> {
   if (stopListening) return;
   const own = ++session;
+  // The achievements' names and how each is earned: only a signed-in visitor reads them, so they come
+  // with this module instead of in every page's first texts (features/achievements/strings).
+  const texts = loadStrings('achievements').catch(() => undefined);
   const info = await loadProfile().catch(() => null);
   if (!info || own !== session || stopListening) return;
   const queue = new UnlockQueue(async (name) => {
     await putAchievement(name);
+    await texts;
     if (own !== session) return;
     held.set(name, Date.now());
-    account.unlocked = name;
+    unlocked(name);
   }, SPACING_MS);
   queue.hold(held.keys());
   queue.offer(unlockedByProfile(info));

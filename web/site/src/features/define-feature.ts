@@ -33,7 +33,7 @@ export interface Feature {
    * when only this server is asked (the privacy page's first section).
    */
   privacy?: { browser: string } | 'server';
-  /** Other folders whose texts it shows too (features/globalping holds what several pages share). */
+  /** Other folders whose texts it shows too (features/globalping and features/achievements hold what several share). */
   uses?: readonly string[];
 }
 

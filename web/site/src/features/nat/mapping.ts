@@ -1,29 +1,10 @@
+import { NAT_ANSWERS } from '@contract/nat-answers.js';
 import { isIpv4, isIpv6 } from '../../lib/ip.js';
 import type { SectionBody } from '../../lib/report-sections.js';
 
-/**
- * A round's or a run's answer (the report's whitelist holds the list): the
- * first five are RFC 4787's mapping behaviours, or the two pairs a round
- * could not tell apart: one address answering on two ports cannot tell an
- * address-dependent NAT from an endpoint-independent one, and two addresses without a second
- * port on one of them cannot tell whether the port matters. The rest say why
- * there is no answer.
- */
+/** A round's or a run's answer, in the order of the one list (contract/nat-answers.ts). */
 export type Answer = SectionBody<'nattest'>['families'][number]['mapping'];
 export type Family = SectionBody<'nattest'>['families'][number]['family'];
-
-export const ANSWERS: readonly Answer[] = [
-  'endpoint-independent',
-  'address-dependent',
-  'address-and-port-dependent',
-  'endpoint-or-address-dependent',
-  'address-or-port-dependent',
-  'no-nat',
-  'no-answer',
-  'one-answered',
-  'few-servers',
-  'unavailable',
-];
 
 /** A STUN server's address and port, as the list names them (a name stands for its address). */
 export interface Endpoint {
@@ -157,10 +138,10 @@ export interface FamilySummary {
   answers: Answer[];
 }
 
-// Where rounds disagree in equal numbers, the more cautious answer leads (the later one in ANSWERS).
+// Where rounds disagree in equal numbers, the more cautious answer leads (the later one in NAT_ANSWERS).
 function mostFrequent(answers: readonly Answer[]): { answer: Answer; count: number } {
   let best: { answer: Answer; count: number } = { answer: 'no-answer', count: 0 };
-  for (const answer of ANSWERS) {
+  for (const answer of NAT_ANSWERS) {
     const count = answers.filter((a) => a === answer).length;
     if (count > 0 && count >= best.count) best = { answer, count };
   }

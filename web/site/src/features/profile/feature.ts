@@ -4,4 +4,5 @@ export default defineFeature({
   name: 'profile',
   path: '/profile',
   page: () => import('./ProfilePage.vue'),
+  uses: ['achievements'],
 });

@@ -31,18 +31,16 @@ LABEL org.opencontainers.image.title="netdiag-backend" \
 
 # Inside a container the listeners face the container's network (only the
 # published ports reach them); everything the service writes goes to the
-# DATA_DIR volume, so the root filesystem can be read-only. GLIBC_TUNABLES is
-# the value npm start sets (docs/performance.md): here node runs directly, as
-# PID 1, so the signals reach it.
+# DATA_DIR volume, so the root filesystem can be read-only.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    DATA_DIR=/data \
-    GLIBC_TUNABLES=glibc.malloc.trim_threshold=67108864:glibc.malloc.arena_max=2
+    DATA_DIR=/data
 
 WORKDIR /app
 COPY --from=production-dependencies /src/node_modules node_modules
 COPY --from=build /src/dist dist
 COPY package.json LICENSE ./
+COPY bin/start.sh bin/
 # The shipped datasets, read from the application root until a download replaces them under DATA_DIR.
 COPY datasets/tlds/tlds-alpha-by-domain.txt datasets/tlds/
 COPY datasets/rdap/bootstrap datasets/rdap/bootstrap/
@@ -57,4 +55,6 @@ EXPOSE 18966 11966
 # the geolocation databases it may say "not ready" while the site serves.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.FRONTEND_PORT||18966)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "dist/server.js"]
+# The launcher npm start and the systemd units run: glibc's tunables and node's
+# young-generation size, then it execs node, which is PID 1, so the signals reach it.
+CMD ["bin/start.sh"]

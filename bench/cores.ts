@@ -30,7 +30,7 @@ function setAffinity(cores: string): boolean {
   return spawnSync('taskset', ['-a', '-p', '-c', cores, String(process.pid)], { stdio: 'ignore' }).status === 0;
 }
 
-/** The command and arguments that start `node args…`, on the servers' core when `pinned`. */
-export function serverCommand(pinned: boolean, args: string[]): [string, string[]] {
-  return pinned ? ['taskset', ['-c', SERVER_CORE, process.execPath, ...args]] : [process.execPath, args];
+/** The command and arguments that start `node args…` (or `command args…`), on the servers' core when `pinned`. */
+export function serverCommand(pinned: boolean, args: string[], command = process.execPath): [string, string[]] {
+  return pinned ? ['taskset', ['-c', SERVER_CORE, command, ...args]] : [command, args];
 }

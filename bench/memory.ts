@@ -12,11 +12,11 @@ import { freePorts } from '../test/support/free-ports.js';
 import { closedUpstreams } from '../test/support/real-server.js';
 import { BENCH_IP, writeBenchDatabases } from './scenarios/geo.js';
 import { writeSiteFixture } from './site-fixture.js';
-import { buildServer, GLIBC_TUNABLES, REFERER, waitFor } from './processes.js';
+import { buildServer, LAUNCHER, launcherPath, REFERER, waitFor } from './processes.js';
 
 /**
- * Resident memory of the server as `npm start` runs it (node dist/server.js,
- * built here first, with npm start's GLIBC_TUNABLES), offline, with the
+ * Resident memory of the server as `npm start` runs it (bin/start.sh running
+ * dist/server.js, built here first), offline, with the
  * generated 500,000-network city and ASN databases loaded: once idle after
  * start, then after each round of a loopback soak (geo-local, /api/configs and
  * the site's index, in turn) and idle again after it. Then the size on disk of
@@ -96,11 +96,10 @@ async function main(): Promise<void> {
     await writeBenchDatabases(dataDir);
     const [apiPort, frontPort] = (await freePorts(2)) as [number, number];
     const log = openSync(join(root, 'server.log'), 'a');
-    child = spawn(process.execPath, [join(APP_ROOT, 'dist', 'server.js')], {
+    child = spawn(LAUNCHER, [join(APP_ROOT, 'dist', 'server.js')], {
       cwd: root,
       env: {
-        PATH: process.env.PATH ?? '',
-        GLIBC_TUNABLES,
+        PATH: launcherPath(),
         HOST: '127.0.0.1',
         LOG_FORMAT: 'json',
         LOG_LEVEL: 'info',

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { request } from 'undici';
 import { APP_ROOT } from '../lib/app-root.js';
 import { freePorts } from '../test/support/free-ports.js';
@@ -16,10 +17,22 @@ export function buildServer(): void {
 }
 
 /**
- * The service runs as deployed: `npm start` and the systemd units set this
- * (test/operations/malloc-tunables.test.ts holds the three together).
+ * How the service is started wherever it runs (npm start, the systemd units,
+ * the image): glibc's tunables and node's flags, then node with the arguments
+ * given. The bench starts it the same way.
+ */
+export const LAUNCHER = join(APP_ROOT, 'bin', 'start.sh');
+
+/**
+ * The launcher's GLIBC_TUNABLES, for the bare servers measured beside the
+ * service (test/operations/process-settings.test.ts holds the two together).
  */
 export const GLIBC_TUNABLES = 'glibc.malloc.trim_threshold=67108864:glibc.malloc.arena_max=2';
+
+/** PATH with this process's node first: the launcher runs `node`, and the bench measures the node it runs on. */
+export function launcherPath(): string {
+  return [dirname(process.execPath), process.env.PATH ?? ''].join(':');
+}
 
 const TICKS_PER_S = 100;
 
@@ -61,15 +74,14 @@ export interface BenchServer {
   origins: { api: string; front: string };
 }
 
-/** Starts server.ts with `env` (on the servers' core when `pinned`), its output in a file, and waits until both listeners answer. */
+/** Starts server.ts through the launcher with `env` (on the servers' core when `pinned`), its output in a file, and waits until both listeners answer. */
 export async function startServer(env: Record<string, string>, logFile: string, pinned: boolean): Promise<BenchServer> {
   const [apiPort, frontPort] = (await freePorts(2)) as [number, number];
   const fd = openSync(logFile, 'a');
-  const child = spawn(...serverCommand(pinned, ['--import', 'tsx', 'server.ts']), {
+  const child = spawn(...serverCommand(pinned, ['--import', 'tsx', 'server.ts'], LAUNCHER), {
     cwd: APP_ROOT,
     env: {
-      PATH: process.env.PATH ?? '',
-      GLIBC_TUNABLES,
+      PATH: launcherPath(),
       ...env,
       BACKEND_PORT: String(apiPort),
       FRONTEND_PORT: String(frontPort),

@@ -20,13 +20,10 @@ export const HEAP_GROWING_PERCENT = 300;
  * memory idle or after ten seconds of geo-local load, within the 5 MB that
  * runs differ by.
  *
- * The young generation is not sized here: V8 reads --max-semi-space-size only
- * as it sets the heap up (set from here it changed nothing), so it would be a
- * flag in every place that starts the server. Its default ceiling, 32 MB, is
- * most of what the soak adds; at 4 (bench/results/2026-11-29-stop-38.md) idle
- * was 111-115 MB and loaded 118-123 against 122-124 and 140, geo-local's CPU
- * per request unchanged within the spread. Not set while its cost to uploads,
- * whose short-lived buffers it would collect more often, is unmeasured.
+ * The young generation is sized in bin/start.sh, the one launcher every start
+ * goes through (V8 reads --max-semi-space-size only as it sets the heap up;
+ * set from here it changed nothing): 2 MB semi-spaces instead of 16, measured
+ * there and in bench/results/2026-11-29-stop-39.md.
  */
 export function fixHeapGrowth(): void {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);

@@ -38,7 +38,12 @@ export function memoryCache<K extends {}, V extends {}>({
   ttlOf,
 }: MemoryCacheOptions<K, V>): LRUCache<K, V> {
   return new LRUCache<K, V>({
-    max,
+    ...(maxBytes !== undefined && sizeOf
+      ? { max, maxSize: maxBytes, sizeCalculation: sizeOf }
+      : // Given `max`, lru-cache allocates every slot at once: the limiters'
+        // 50,000 clients alone held 2 MB idle. Each entry counted as 1 against
+        // `maxSize` bounds the count the same way, with slots made as entries come.
+        { maxSize: max, sizeCalculation: () => 1 }),
     ttl: ttlMs,
     fetchMethod:
       load &&
@@ -48,7 +53,6 @@ export function memoryCache<K extends {}, V extends {}>({
         if (value !== undefined && ttlOf) options.ttl = ttlOf(value);
         return value;
       }),
-    ...(maxBytes !== undefined && sizeOf && { maxSize: maxBytes, sizeCalculation: sizeOf }),
   });
 }
 

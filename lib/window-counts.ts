@@ -5,8 +5,8 @@ type Count = { current: number; start: number };
 
 // The rate-limit library's own default for clients counted at once.
 const COUNTING_CLIENTS = 5000;
-// lru-cache allocates its slots up front: about 2 MB per limiter. Filling it
-// takes 50,000 clients each going over the limit within one window.
+// Filling it takes 50,000 clients each going over the limit within one window
+// (about 2 MB then; the cache's slots are made as entries come).
 const LIMITED_CLIENTS = 50_000;
 
 /**

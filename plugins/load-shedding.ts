@@ -9,18 +9,27 @@ export const MAX_EVENT_LOOP_DELAY_MS = 1000;
 // Near V8's heap limit the process would die of an out-of-memory error;
 // refusing new work while it is there gives the collector a chance. The limit
 // V8 reports counts the young generation (three semi-spaces of 16 MB unless
-// --max-semi-space-size says otherwise), which the old generation, where kept
+// --max-semi-space-size says otherwise, as bin/start.sh does), which the old generation, where kept
 // objects live, can never use: 90 % of it (389 MB under
 // --max-old-space-size=384, whose limit is 432 MB) lay past the point where
 // the process died, and it died without a 503. So the share is of the old
 // generation, and is held against what a full collection left live, not
 // against a heap that may be three quarters garbage (lib/heap-growth.ts).
 export const MAX_LIVE_HEAP_SHARE = 0.75;
-const YOUNG_GENERATION_BYTES = 3 * 16 * 1024 * 1024;
+const DEFAULT_SEMI_SPACE_MB = 16;
 export const RETRY_AFTER_S = 10;
 const SAMPLE_INTERVAL_MS = 1000;
 // The delay monitor's own timer period, which every sample includes.
 const RESOLUTION_MS = 10;
+
+/** The young generation's share of V8's heap limit: the semi-space size this process was started with, on its command line or in NODE_OPTIONS. */
+export function youngGenerationBytes(): number {
+  // The last one given counts, as it does for V8; NODE_OPTIONS comes before the command line.
+  const given = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv]
+    .map((arg) => /^--max-semi-space-size=(\d+)$/.exec(arg)?.[1])
+    .filter((mb) => mb !== undefined);
+  return 3 * Number(given.at(-1) ?? DEFAULT_SEMI_SPACE_MB) * 1024 * 1024;
+}
 
 function isFullCollection(entry: PerformanceEntry): boolean {
   return (
@@ -42,7 +51,7 @@ export class Overloaded extends HttpError {
  */
 export default fp(
   async (app) => {
-    const oldGenerationBytes = getHeapStatistics().heap_size_limit - YOUNG_GENERATION_BYTES;
+    const oldGenerationBytes = getHeapStatistics().heap_size_limit - youngGenerationBytes();
     const maxLiveHeapBytes = Math.floor(oldGenerationBytes * MAX_LIVE_HEAP_SHARE);
     const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
     delay.enable();

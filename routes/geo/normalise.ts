@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
-import countries from 'i18n-iso-countries';
+// The library without its Node entry, which registers all of its 80 languages
+// (2 MB of heap held for good); this service names countries in English only.
+import countries from 'i18n-iso-countries/index.js';
 import type { GeoRecord } from '../../contract/geo.js';
 import { finiteNumber } from '../../lib/json-values.js';
 

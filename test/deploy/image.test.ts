@@ -90,7 +90,12 @@ test('runs as the non-root user node, node itself as PID 1, listening on every a
   assert.equal(await inspect('{{.Config.User}}', IMAGE), 'node');
   assert.equal((await exec('id', '-u')).trim(), '1000');
   assert.equal((await exec('cat', '/proc/1/status')).match(/^Uid:\s+(\d+)/m)?.[1], '1000');
-  assert.equal((await exec('cat', '/proc/1/cmdline')).split('\0').join(' ').trim(), 'node dist/server.js');
+  assert.equal(
+    (await exec('cat', '/proc/1/cmdline')).split('\0').join(' ').trim(),
+    'node --max-semi-space-size=2 dist/server.js',
+  );
+  // The launcher's tunables; glibc cuts the variable's text in place where it parsed the first.
+  assert.match(await exec('cat', '/proc/1/environ'), /(^|\0)GLIBC_TUNABLES=glibc\.malloc\.trim_threshold=67108864\0/);
 });
 
 test('read-only root: only DATA_DIR and /tmp take writes; start-up logs no error and the report store opens in DATA_DIR', async () => {

@@ -203,3 +203,9 @@ test('mmdb-writer: maxmind reads its output with 24-, 28- and 32-bit records', (
     assert.equal(reader.get('2001:db9::1'), null);
   }
 });
+
+test('country names are English only: the library holds no other language', async () => {
+  assert.equal(countryNameOf('DE'), 'Germany');
+  const { default: countries } = await import('i18n-iso-countries/index.js');
+  assert.deepEqual(countries.langs(), ['en']);
+});

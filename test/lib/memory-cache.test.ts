@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { getHeapStatistics } from 'node:v8';
 import { memoized, memoryCache } from '../../lib/memory-cache.js';
 
 test('memoized answers a repeated key from memory and, when full, forgets the least recently used key', () => {
@@ -63,4 +64,21 @@ test('memoryCache ttlOf: a loaded answer is kept for the time its own value says
   await sleep(30);
   assert.equal(cache.has('bad'), false);
   assert.equal(cache.has('good'), true);
+});
+
+test('memoryCache makes its slots as entries come, not all of them when built', () => {
+  const before = getHeapStatistics().used_heap_size;
+  // Held until measured: twenty limiter-sized caches, empty.
+  const caches = Array.from({ length: 20 }, () => memoryCache<string, number>({ max: 50_000 }));
+  const grown = getHeapStatistics().used_heap_size - before;
+  // Slots made up front would be about 1 MB each (two 50,000-element arrays of pointers).
+  assert.ok(grown < 2 * 1024 * 1024, `${caches.length} empty caches took ${(grown / 1048576).toFixed(1)} MB`);
+});
+
+test('memoryCache without a byte bound still holds at most max entries, pushing out the least recently used', () => {
+  const cache = memoryCache<string, number>({ max: 3 });
+  for (const [i, key] of ['a', 'b', 'c', 'd'].entries()) cache.set(key, i);
+  assert.equal(cache.size, 3);
+  assert.equal(cache.has('a'), false);
+  assert.deepEqual([...cache.keys()].sort(), ['b', 'c', 'd']);
 });

@@ -14,8 +14,8 @@ import { APP_ROOT } from '../../lib/app-root.js';
 
 const run = promisify(execFile);
 const LAUNCHER = 'bin/build-if-changed.mjs';
-// The launcher and the build's own first and last steps, which it shares the inputs' digest with.
-const BIN = [LAUNCHER, 'bin/build-inputs.mjs', 'bin/build-stamp.mjs'];
+// The launcher, the build's own first and last steps, which it shares the inputs' digest with, and what starts node.
+const BIN = [LAUNCHER, 'bin/build-inputs.mjs', 'bin/build-stamp.mjs', 'bin/start.sh'];
 // Generous: a process told to stop exits in well under a second, even on a busy machine.
 const GONE_WITHIN_MS = 15_000;
 

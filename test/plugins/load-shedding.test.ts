@@ -86,3 +86,28 @@ test('a heap filling up is refused with 503 before it runs out, and answered aga
   assert.equal(lines.at(-2)!.status, 200, 'answered again once the memory was let go');
   assert.equal(lines.at(-1)!.warnings, 1, 'one warning for the operator, however many requests were refused');
 });
+
+test("the live-heap bound leaves out the young generation the process was started with, as V8's limit counts it", async () => {
+  const moduleUrl = new URL('../../plugins/load-shedding.ts', import.meta.url).href;
+  const script = `const { youngGenerationBytes } = await import(${JSON.stringify(moduleUrl)});
+    const { heap_size_limit } = (await import('node:v8')).getHeapStatistics();
+    process.stdout.write(JSON.stringify([youngGenerationBytes(), heap_size_limit]));`;
+  const MB = 1024 * 1024;
+  for (const [flags, env, semiSpaceMb] of [
+    [[], {}, 16],
+    [['--max-semi-space-size=2'], {}, 2],
+    [[], { NODE_OPTIONS: '--max-semi-space-size=4' }, 4],
+  ] as const) {
+    const child = spawn(
+      process.execPath,
+      [...flags, '--max-old-space-size=128', '--import', 'tsx', '--input-type=module', '-e', script],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    await once(child, 'exit');
+    const [young, limit] = JSON.parse(out) as [number, number];
+    assert.equal(young, 3 * semiSpaceMb * MB, JSON.stringify(flags));
+    assert.equal(limit - young, 128 * MB, `${JSON.stringify({ flags, env })}: what is left is the old generation`);
+  }
+});

@@ -1,6 +1,7 @@
 import { createRouter, createWebHistory, START_LOCATION, type RouteLocationNormalized } from 'vue-router';
 import { FEATURES } from './features/registry';
 import { withStrings } from './features/strings';
+import { nextTask } from './lib/next-task';
 
 // Every page but the first is its own chunk, fetched with its texts when visited.
 export const router = createRouter({
@@ -15,12 +16,10 @@ export const router = createRouter({
   scrollBehavior: (to, from, saved) => saved ?? (from === START_LOCATION || to.path === from.path ? false : { top: 0 }),
 });
 
-// Speed device (Lighthouse on a phone, total blocking time; docs/performance.md, the register): the first page
-// renders in a task after the frame's, not in one task with it. Each half stays near Lighthouse's 50 ms (at its 4x
-// slower CPU) where the whole was a long task of 180-260 ms on /. Later navigations wait for nothing.
+// The first page renders in a task after the frame's (lib/next-task.ts says why); later navigations wait for nothing.
 const stopYielding = router.beforeResolve(() => {
   stopYielding();
-  return new Promise<void>((resolve) => setTimeout(resolve, 0));
+  return nextTask();
 });
 
 export function titleKey(route: RouteLocationNormalized): string {

@@ -64,7 +64,8 @@ const TEST_TRAFFIC: Record<string, readonly string[]> = {
 const OUT = fileURLToPath(new URL('../test-results/lighthouse/', import.meta.url));
 
 const site = await startSite();
-const thirdParty = await startThirdParty('127.89.0.1');
+// An address of this run's own (by process id): two runs on one machine never share a port 443.
+const thirdParty = await startThirdParty(`127.89.${process.pid % 250}.1`);
 thirdParty.on(/./, (request, response) => {
   const headers = { 'access-control-allow-origin': '*', 'timing-allow-origin': '*' };
   if (request.method === 'OPTIONS') {

@@ -25,4 +25,6 @@ test('on a phone the home page folds each source to its place and network, and a
   await page.keyboard.press('Enter');
   await expect(ipinfo.locator('dl')).toBeVisible();
   await expect(ipinfo.locator('.row').filter({ hasText: 'Organisation' })).toContainText('Google LLC');
+  // A folded card draws its rows, and builds its clock, only once opened: the local time is there all the same.
+  await expect(ipinfo.locator('.local-time')).toHaveText(/^local time \d\d:\d\d.*GMT/);
 });

@@ -5,11 +5,15 @@ import { router } from './router';
 import { reloadOnStaleBuild } from './lib/stale-build';
 import { i18n, startLocale } from './i18n';
 import { startTelemetry } from './telemetry/start-telemetry';
+import { nextTask } from './lib/next-task';
 import './styles.css';
 
 const app = createApp(App);
 startTelemetry(app);
 reloadOnStaleBuild(router);
-void startLocale().then(() => {
-  app.use(router).use(i18n).mount('#app');
-});
+// The frame renders in a task after the script's evaluation (lib/next-task.ts says why).
+void startLocale()
+  .then(nextTask)
+  .then(() => {
+    app.use(router).use(i18n).mount('#app');
+  });

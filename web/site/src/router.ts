@@ -1,6 +1,7 @@
 import { createRouter, createWebHistory, START_LOCATION, type RouteLocationNormalized } from 'vue-router';
 import { FEATURES } from './features/registry';
 import { withStrings } from './features/strings';
+import { nextTask } from './lib/next-task';
 
 // Every page but the first is its own chunk, fetched with its texts when visited.
 export const router = createRouter({
@@ -13,6 +14,12 @@ export const router = createRouter({
   })),
   // A first load is already at the top: scrolling there would only force an early layout.
   scrollBehavior: (to, from, saved) => saved ?? (from === START_LOCATION || to.path === from.path ? false : { top: 0 }),
+});
+
+// The first page renders in a task after the frame's (lib/next-task.ts says why); later navigations wait for nothing.
+const stopYielding = router.beforeResolve(() => {
+  stopYielding();
+  return nextTask();
 });
 
 export function titleKey(route: RouteLocationNormalized): string {

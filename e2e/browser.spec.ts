@@ -55,6 +55,7 @@ test('the fingerprint and graphics adapter are computed in the page, stable, and
   await page.goto('/browser');
   const origin = new URL(page.url()).origin;
   const card = page.getByRole('region', { name: 'Fingerprint' });
+  await card.scrollIntoViewIfNeeded();
   const id = card.locator('.row', { hasText: 'Identifier' }).locator('dd');
   await expect(id).toHaveText(/^([0-9a-f]{8} ){3}[0-9a-f]{8}$/);
   await expect(card.locator('.row', { hasText: 'Traits read' })).toContainText(/\d+/);
@@ -66,6 +67,7 @@ test('the fingerprint and graphics adapter are computed in the page, stable, and
   await expect(graphics).toContainText('WEBGL_debug_renderer_info');
 
   await page.reload();
+  await card.scrollIntoViewIfNeeded();
   await expect(id).toHaveText(first.match(/.{8}/g)!.join(' '));
   await page.getByRole('button', { name: 'Share report' }).click();
   await expect(page.getByLabel('Link to the report')).toHaveValue(/\/r\//);
@@ -86,6 +88,7 @@ test('a browser that hides the adapter or has no WebGL gets a plain note', async
   });
   await page.goto('/browser');
   const graphics = page.getByRole('region', { name: 'Graphics adapter' });
+  await graphics.scrollIntoViewIfNeeded();
   await expect(graphics).toContainText('This browser hides the real adapter from websites');
   await expect(graphics.locator('.row', { hasText: 'Adapter' })).toContainText('WebKit WebGL');
 
@@ -94,6 +97,7 @@ test('a browser that hides the adapter or has no WebGL gets a plain note', async
     HTMLCanvasElement.prototype.getContext = () => null;
   });
   await bare.goto('/browser');
+  await bare.getByRole('region', { name: 'Graphics adapter' }).scrollIntoViewIfNeeded();
   await expect(bare.getByRole('region', { name: 'Graphics adapter' })).toContainText('This browser offers no WebGL');
   const bareId = bare.getByRole('region', { name: 'Fingerprint' }).locator('.row', { hasText: 'Identifier' });
   await expect(bareId).toContainText(/[0-9a-f]{8}/);
@@ -120,7 +124,27 @@ test('on a phone the cards show in the first render: nothing on screen moves whi
   });
   await page.goto('/browser');
   await expect(page.getByRole('region', { name: 'Browser and system' })).toContainText('Client Hints');
+  await page.getByRole('region', { name: 'Fingerprint' }).scrollIntoViewIfNeeded();
   await expect(page.getByRole('region', { name: 'Fingerprint' }).locator('.row').first()).toBeVisible();
   // Lighthouse's "good" layout shift is under 0.1; the page measured 0.42 when its cards waited for the hints.
   expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBeLessThan(0.1);
+});
+
+test('on a phone the fingerprint is read when its card comes into view, not while the page loads', async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  const chunks: string[] = [];
+  page.on('request', (request) => chunks.push(new URL(request.url()).pathname));
+  await page.goto('/browser');
+  const software = page.getByRole('region', { name: 'Browser and system' });
+  await expect(software).toContainText('Client Hints');
+  const card = page.getByRole('region', { name: 'Fingerprint' });
+  await expect(card).toContainText('Loading');
+  // FingerprintJS is its own chunk (fp.esm-*.js): not fetched while its card is out of sight.
+  await page.waitForLoadState('networkidle');
+  expect(chunks.filter((path) => /\/fp\.esm-/.test(path))).toEqual([]);
+  await expect(card).toContainText('Loading');
+
+  await card.scrollIntoViewIfNeeded();
+  await expect(card.locator('.row', { hasText: 'Identifier' })).toContainText(/[0-9a-f]{8}/);
+  expect(chunks.filter((path) => /\/fp\.esm-/.test(path))).toHaveLength(1);
 });

@@ -103,7 +103,7 @@ test('a browser that hides the adapter or has no WebGL gets a plain note', async
   await expect(bareId).toContainText(/[0-9a-f]{8}/);
 });
 
-test('on a phone the cards show in the first render: nothing on screen moves while the hints and fingerprint arrive', async ({
+test('on a phone nothing on screen moves while the later cards, the hints and the fingerprint arrive', async ({
   page,
 }) => {
   await page.setViewportSize(PHONE);

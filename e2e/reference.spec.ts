@@ -68,6 +68,18 @@ test('/reference opens an operation by keyboard: its parameters, answers and sch
   await expect(schema.locator('pre')).toContainText('"type": "object"');
 });
 
+// The page's speed device (ReferenceOperation.vue): a folded operation's body is drawn when first opened, so
+// the first render holds only the summaries; opened, it shows in full.
+test("/reference draws an operation's parameters and answers when it is first opened", async ({ page }) => {
+  await page.goto('/reference');
+  const geo = page.locator('details#get-api-geo-local');
+  await expect(geo.locator(':scope > summary')).toBeVisible();
+  await expect(page.locator('details.operation .statuses')).toHaveCount(0);
+  await geo.locator(':scope > summary').click();
+  await expect(geo.locator('.statuses')).toContainText('403');
+  await expect(page.locator('details.operation .statuses')).toHaveCount(1);
+});
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`/reference reads on a phone (${scheme}), its operations open`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme });

@@ -38,6 +38,11 @@ async function readsLeftToRight(container: Locator, word: string): Promise<boole
   }, word);
 }
 
+/** On a phone a geo card is folded and draws its rows when the visitor opens it, as a visitor does to read them. */
+async function openCard(page: Page): Promise<void> {
+  await page.locator('.geo-card summary').first().click();
+}
+
 test.use({ viewport: PHONE_375 });
 
 test('a report with a 64-character origin and long card values stays within a 375 px phone', async ({
@@ -47,6 +52,7 @@ test('a report with a 64-character origin and long card values stays within a 37
   const url = await storeReport(page, baseURL!, { origin: LONG, city: 'c'.repeat(64), isp: 'i'.repeat(128) });
   await page.goto(url);
   await expect(page.locator('.report-meta')).toContainText(LONG);
+  await openCard(page);
   await expect(page.locator('.geo-card')).toContainText('i'.repeat(128));
   expect(await pageWidth(page), 'page width at 375 px').toBeLessThanOrEqual(PHONE_375.width);
   await screenshots(page, 'report-long-origin');
@@ -60,6 +66,8 @@ test('a right-to-left override in a report’s origin does not reverse the text 
   // The words after the origin in the same sentence, and the origin itself, read in order.
   expect(await readsLeftToRight(meta, 'expires')).toBe(true);
   expect(await readsLeftToRight(meta, 'example')).toBe(true);
+  await openCard(page);
+  await expect(page.locator('.geo-card')).toContainText('Google');
   expect(await readsLeftToRight(page.locator('.geo-card'), 'Google')).toBe(true);
   expect(await meta.textContent()).not.toContain(RLO);
   expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE_375.width);

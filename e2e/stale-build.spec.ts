@@ -84,7 +84,8 @@ test('a deploy under an open page: the click to a page not yet visited reloads i
     if (response.status() === 404) missing.push(new URL(response.url()).pathname.replace('/assets/', ''));
   });
   await whoisLink(page).click();
-  await expect(page).toHaveURL(/\/whois$/);
+  // The reload waits up to 10 s for the new build's worker to take over (lib/stale-build.ts); a busy machine takes it.
+  await expect(page).toHaveURL(/\/whois$/, { timeout: 30_000 });
   await expect(page.getByRole('heading', { level: 1, name: 'WHOIS lookup' })).toBeVisible({ timeout: 30_000 });
   const scripts = await page.evaluate(() => [...document.scripts].map((script) => new URL(script.src).pathname));
   expect(scripts).toContain(`/assets/${newShell}`);

@@ -9,8 +9,8 @@ export const MAX_EVENT_LOOP_DELAY_MS = 1000;
 // Near V8's heap limit the process would die of an out-of-memory error;
 // refusing new work while it is there gives the collector a chance. The limit
 // V8 reports counts the young generation (three semi-spaces of 16 MB unless
-// --max-semi-space-size says otherwise, as bin/start.sh does), which the old generation, where kept
-// objects live, can never use: 90 % of it (389 MB under
+// --max-semi-space-size says otherwise, as bin/start.sh does), which the old
+// generation, where kept objects live, can never use: 90 % of it (389 MB under
 // --max-old-space-size=384, whose limit is 432 MB) lay past the point where
 // the process died, and it died without a 503. So the share is of the old
 // generation, and is held against what a full collection left live, not
